@@ -1,0 +1,106 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import { resolveSiteUrls, SiteUrlEnvSchema } from "../src/lib/site-urls.ts";
+
+const optionalString = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .optional()
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const EnvSchema = SiteUrlEnvSchema.extend({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DIST_DIR: z.string().min(1).default("dist"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "must start with file:, libsql://, https:// or wss://")
+    .default("file:./data/service.db"),
+  DATABASE_AUTH_TOKEN: optionalString,
+  /** How long a statement waits for a locked database before failing. */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  SERVER_SECRET: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(32, "must be at least 32 characters").optional()),
+  RATE_LIMIT_STORE: z.enum(["memory", "database"]).default("memory"),
+  /** Overrides of named limits: `checks=10/60,waitlist=5/60` (requests per seconds). */
+  RATE_LIMITS: z
+    .string()
+    .regex(/^$|^[a-z-]+=\d+\/\d+(,[a-z-]+=\d+\/\d+)*$/, "must look like checks=10/60,waitlist=5/60")
+    .default(""),
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  TRUST_PROXY: booleanFlag,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Largest JSON body accepted, in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(65_536),
+  PRIVATE_FILES_DIR: z.string().min(1).default("content/files"),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_BASE: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
+  SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
+  CHECKS_ALLOWED_TARGETS: z.string().default(""),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  host: string;
+  port: number;
+  siteUrl: string;
+  docsUrl: string;
+  root: string;
+  distDir: string;
+  privateFilesDir: string;
+  database: { url: string; authToken: string | undefined; timeoutMs: number };
+  serverSecret: string | undefined;
+  rateLimit: { store: "memory" | "database"; overrides: Record<string, { limit: number; windowSeconds: number }> };
+  trustProxy: boolean;
+  logLevel: Env["LOG_LEVEL"];
+  bodyLimitBytes: number;
+  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; apiBase: string | undefined };
+  mail: { smtpUrl: string | undefined; from: string };
+  checksAllowedTargets: string[];
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; every invalid variable is named in one message. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, root: string = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration; fix these environment variables:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const { siteUrl, docsUrl } = resolveSiteUrls(e);
+  const allowed = e.CHECKS_ALLOWED_TARGETS.split(",").map((item) => item.trim()).filter(Boolean);
+  if (e.NODE_ENV === "production" && allowed.length > 0) {
+    throw new ConfigError("Invalid configuration; fix these environment variables:\n  CHECKS_ALLOWED_TARGETS: must be empty in production (it lets the checker reach private addresses)");
+  }
+  if (e.STRIPE_API_BASE && e.NODE_ENV === "production") {
+    throw new ConfigError("Invalid configuration; fix these environment variables:\n  STRIPE_API_BASE: must not be set in production (it points payments at a fake)");
+  }
+  const overrides: Config["rateLimit"]["overrides"] = {};
+  for (const item of e.RATE_LIMITS.split(",").filter(Boolean)) {
+    const [name, rule] = item.split("=") as [string, string];
+    const [limit, windowSeconds] = rule.split("/").map(Number) as [number, number];
+    overrides[name] = { limit, windowSeconds };
+  }
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    siteUrl,
+    docsUrl,
+    root,
+    distDir: resolve(root, e.DIST_DIR),
+    privateFilesDir: resolve(root, e.PRIVATE_FILES_DIR),
+    database: { url: e.DATABASE_URL, authToken: e.DATABASE_AUTH_TOKEN, timeoutMs: e.DATABASE_TIMEOUT_MS },
+    serverSecret: e.SERVER_SECRET,
+    rateLimit: { store: e.RATE_LIMIT_STORE, overrides },
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
+    checksAllowedTargets: allowed,
+  };
+}

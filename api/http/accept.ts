@@ -1,0 +1,26 @@
+/** The q-value a client gives a media type in its Accept header (0 when not acceptable). */
+function qualityOf(accept: string, type: string): number {
+  const [major] = type.split("/");
+  let best = -1;
+  let bestSpecificity = -1;
+  for (const part of accept.split(",")) {
+    const [range = "", ...params] = part.trim().toLowerCase().split(";");
+    const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === "*/*" ? 0 : -1;
+    if (specificity < 0 || specificity < bestSpecificity) continue;
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith("q="));
+    const value = q ? Number.parseFloat(q.slice(2)) : 1;
+    best = Number.isFinite(value) ? value : 0;
+    bestSpecificity = specificity;
+  }
+  return Math.max(best, 0);
+}
+
+/**
+ * True when the client asks for Markdown more than for HTML: `Accept: text/markdown`, or
+ * `text/markdown, text/html;q=0.9`. A browser's `text/html,…,*\/*;q=0.8` keeps HTML.
+ */
+export function prefersMarkdown(accept: string | null): boolean {
+  if (!accept || !accept.includes("markdown")) return false;
+  const markdown = Math.max(qualityOf(accept, "text/markdown"), qualityOf(accept, "text/x-markdown"));
+  return markdown > 0 && markdown >= qualityOf(accept, "text/html");
+}

@@ -1,0 +1,7 @@
+import type { H3 } from "h3";
+import { jsonResponse } from "../http/responses.ts";
+
+/** Liveness: answers while the process can answer, whatever its dependencies are doing. */
+export function registerHealthRoutes(app: H3): void {
+  app.get("/health", () => jsonResponse({ status: "ok" }));
+}

@@ -1,0 +1,25 @@
+// @ts-check
+import { defineConfig } from "astro/config";
+import node from "@astrojs/node";
+
+// Static output for everything that can be prerendered; the pages that need runtime data (forms,
+// a readiness report, the checkout return page) opt out with `prerender = false` and are served by
+// the h3 server through @astrojs/node in middleware mode (api/routes/pages.ts).
+// scripts/build.ts passes the real site and build context inline; these defaults serve `astro dev`.
+const site = process.env.DOCS_URL ?? process.env.SITE_URL ?? "http://127.0.0.1:4321";
+
+export default defineConfig({
+  output: "static",
+  adapter: node({ mode: "middleware" }),
+  site,
+  trailingSlash: "never",
+  build: { format: "file", inlineStylesheets: "always" },
+  compressHTML: true,
+  devToolbar: { enabled: false },
+  vite: {
+    logLevel: "warn",
+    define: {
+      __BUILD_CONTEXT__: JSON.stringify({ contentRoot: process.cwd(), siteUrl: site, docsUrl: site, builtAt: new Date().toISOString() }),
+    },
+  },
+});

@@ -1,0 +1,21 @@
+// Builds the static site and the route manifest: `npm run build`.
+process.env.ASTRO_TELEMETRY_DISABLED = "1";
+const { buildConfigFromEnv } = await import("../src/build/build-config.ts");
+const { buildSite, ContentInvalidError } = await import("../src/build/build-site-fs.ts");
+
+try {
+  const config = buildConfigFromEnv(process.env, process.cwd());
+  const report = await buildSite(config);
+  const routes = Object.keys(report.manifest.routes).length;
+  console.log(`Built ${report.htmlPages} HTML pages and ${report.artifacts} other files (${routes} routes) for ${config.siteUrl} in ${(report.durationMs / 1000).toFixed(1)} s.`);
+} catch (error) {
+  if (error instanceof ContentInvalidError) {
+    console.error(error.message);
+    console.error("\nFix these, or run `npm run content:check` to list them again.");
+  } else {
+    console.error(error instanceof Error ? error.message : error);
+  }
+  process.exitCode = 1;
+}
+
+export {};

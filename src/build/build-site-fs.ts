@@ -1,0 +1,92 @@
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { build as astroBuild } from "astro";
+import { loadContent } from "../content/load-content.ts";
+import { formatIssue } from "../content/issues.ts";
+import { cdnFiles, etagOf, fileForUrl, typeForFile, urlForHtmlFile, type RouteEntry, type RouteManifest } from "../lib/manifest.ts";
+import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
+import type { BuildContext } from "../lib/outputs/artifact.ts";
+import type { BuildConfig } from "./build-config.ts";
+
+export interface BuildReport {
+  manifest: RouteManifest;
+  durationMs: number;
+  htmlPages: number;
+  artifacts: number;
+}
+
+export class ContentInvalidError extends Error {
+  constructor(readonly lines: string[]) {
+    super(`The content has ${lines.length} problem(s):\n${lines.join("\n")}`);
+  }
+}
+
+/**
+ * The whole static build: validate content, render HTML with Astro, write every other artifact,
+ * then the route manifest (for the embedded server) and the CDN header and redirect files.
+ */
+export async function buildSite(config: BuildConfig, options: { quiet?: boolean } = {}): Promise<BuildReport> {
+  const started = performance.now();
+  const { content, issues } = loadContent({ root: config.contentRoot });
+  if (!content || issues.length > 0) throw new ContentInvalidError(issues.map(formatIssue));
+  const builtAt = new Date().toISOString();
+  const ctx: BuildContext = { content, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt };
+
+  await rm(config.outDir, { recursive: true, force: true });
+  await astroBuild({
+    root: config.root,
+    outDir: config.outDir,
+    site: config.docsUrl,
+    logLevel: options.quiet ? "error" : "warn",
+    vite: {
+      define: {
+        __BUILD_CONTEXT__: JSON.stringify({ contentRoot: config.contentRoot, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt }),
+      },
+    },
+  });
+
+  const clientDir = join(config.outDir, "client");
+  const routes: Record<string, RouteEntry> = {};
+  let htmlPages = 0;
+  for (const file of await listFilesRecursive(clientDir)) {
+    const bytes = await readFile(join(clientDir, file));
+    const type = typeForFile(file);
+    const url = type.startsWith("text/html") ? urlForHtmlFile(file) : `/${file}`;
+    if (url === null) continue;
+    if (type.startsWith("text/html")) htmlPages++;
+    routes[url] = { file, type, cache: file.startsWith("_astro/") ? "asset" : "page", etag: etagOf(bytes), bytes: bytes.length };
+  }
+  const artifacts = allArtifacts(ctx);
+  await Promise.all(
+    artifacts.map(async (artifact) => {
+      const file = fileForUrl(artifact.url, artifact.type);
+      const path = join(clientDir, file);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, artifact.body);
+      const bytes = typeof artifact.body === "string" ? Buffer.byteLength(artifact.body) : artifact.body.length;
+      routes[artifact.url] = {
+        file,
+        type: artifact.type,
+        cache: artifact.cache,
+        etag: etagOf(artifact.body),
+        bytes,
+        ...(artifact.live ? { live: true as const } : {}),
+      };
+    }),
+  );
+  const manifest: RouteManifest = { version: 1, built_at: builtAt, site_url: config.siteUrl, not_found: "404.html", routes };
+  const cdn = cdnFiles(manifest, config.apiOrigin);
+  await Promise.all([
+    writeFile(join(config.outDir, "manifest.json"), JSON.stringify(manifest)),
+    writeFile(join(clientDir, "_headers"), cdn.headers),
+    writeFile(join(clientDir, "_redirects"), cdn.redirects),
+  ]);
+  return { manifest, durationMs: Math.round(performance.now() - started), htmlPages, artifacts: artifacts.length };
+}
+
+async function listFilesRecursive(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
+}

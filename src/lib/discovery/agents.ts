@@ -1,0 +1,64 @@
+import { OPERATIONS } from "../registry.ts";
+import { absolute, paths } from "../urls.ts";
+import { availableOperations, serviceRef, type DiscoveryContext } from "./documents.ts";
+import type { ServiceState } from "./state.ts";
+
+const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  "waitlist:write": "Join the agent waiting list (once per registration).",
+  "survey:write": "Answer the agent survey (once per registration).",
+};
+
+/** `/agents.json`: how an agent gets in (registration, token, scopes) and which tools it can use. */
+export function agentsDocument(ctx: DiscoveryContext, state: ServiceState, extras: { openapi: boolean; mcpCard: boolean }) {
+  const available = availableOperations(ctx, state);
+  const availableIds = new Set(available.map((operation) => operation.id));
+  const scopes = [...new Set(OPERATIONS.flatMap((operation) => (operation.authentication.type === "bearer" && operation.authentication.scope ? [operation.authentication.scope] : [])))];
+  const { publish } = ctx.content.service;
+  const mcpOn = publish.mcp_server && state.switches.mcp;
+  return {
+    $schema: absolute(ctx.siteUrl, paths.schema("agents")),
+    service: serviceRef(ctx),
+    registration: {
+      endpoint: absolute(ctx.siteUrl, "/api/v1/agents/register"),
+      method: "POST" as const,
+      request_schema: absolute(ctx.siteUrl, paths.schema("agent-registration")),
+      token: {
+        header: "Authorization: Bearer <token>",
+        format: "agt_ followed by 32 base62 characters and a 6-character checksum; shown once",
+        lifetime: "until revoked",
+      },
+      default_scopes: scopes,
+      docs: absolute(ctx.docsUrl, "/docs/authentication"),
+    },
+    scopes: scopes.map((scope) => ({
+      name: scope,
+      description: SCOPE_DESCRIPTIONS[scope] ?? scope,
+      operations: OPERATIONS.filter(
+        (operation) => operation.authentication.type === "bearer" && operation.authentication.scope === scope && availableIds.has(operation.id),
+      ).map((operation) => operation.id),
+    })),
+    tools: {
+      openapi: extras.openapi ? absolute(ctx.siteUrl, "/openapi.json") : null,
+      mcp: mcpOn
+        ? {
+            endpoint: absolute(ctx.siteUrl, "/mcp"),
+            transport: "streamable-http" as const,
+            server_card: extras.mcpCard && publish.mcp_server_card ? absolute(ctx.siteUrl, "/.well-known/mcp/server-card.json") : null,
+          }
+        : null,
+      skills: publish.agent_skills ? absolute(ctx.siteUrl, "/.well-known/agent-skills/index.json") : null,
+      capabilities: absolute(ctx.siteUrl, "/capabilities.json"),
+    },
+    endpoints: available
+      .filter((operation) => operation.capability !== undefined)
+      .map((operation) => ({
+        operation: operation.id,
+        method: operation.method,
+        url: absolute(ctx.siteUrl, operation.path),
+        authentication:
+          operation.authentication.type === "none"
+            ? { type: "none" as const }
+            : { type: "bearer" as const, scheme: "Bearer" as const, scope: operation.authentication.scope, obtain: absolute(ctx.siteUrl, "/api/v1/agents/register") },
+      })),
+  };
+}

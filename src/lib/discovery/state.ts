@@ -1,0 +1,41 @@
+import type { ServiceSettings } from "../../schemas/service.ts";
+import type { Operation } from "../registry.ts";
+import { COMPONENTS, DEFAULT_SWITCHES, type Component, type Switches } from "../switches.ts";
+
+export type ComponentHealth = "ok" | "configured" | "unavailable" | "not-configured";
+
+/** What the running service can do right now: staff switches plus the health of each component. */
+export interface ServiceState {
+  switches: Switches;
+  components: Record<Component, ComponentHealth>;
+  checkedAt: string;
+}
+
+/** The state a static build assumes: everything on and working. */
+export function fullyAvailableState(at: string): ServiceState {
+  return {
+    switches: { ...DEFAULT_SWITCHES },
+    components: Object.fromEntries(COMPONENTS.map((component) => [component, "ok"])) as Record<Component, ComponentHealth>,
+    checkedAt: at,
+  };
+}
+
+export function isComponentUsable(health: ComponentHealth): boolean {
+  return health === "ok" || health === "configured";
+}
+
+export type Unavailability = { kind: "unpublished" } | { kind: "switched-off"; reason: string } | { kind: "component"; component: Component };
+
+/** Why an operation cannot be used now, or `null` when it can. */
+export function operationUnavailability(operation: Operation, state: ServiceState, service: ServiceSettings): Unavailability | null {
+  if (operation.published && !service.publish[operation.published]) return { kind: "unpublished" };
+  if (operation.switch && !state.switches[operation.switch]) {
+    return { kind: "switched-off", reason: `${operation.switch} is switched off` };
+  }
+  const down = operation.requires.find((component) => !isComponentUsable(state.components[component]));
+  return down ? { kind: "component", component: down } : null;
+}
+
+export function isOperationAvailable(operation: Operation, state: ServiceState, service: ServiceSettings): boolean {
+  return operationUnavailability(operation, state, service) === null;
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import type { Content } from "../content/model.ts";
+import { ArticleIndexSchema, ArticlePageSchema } from "../schemas/article.ts";
+import {
+  AgentsDocumentSchema,
+  CapabilitiesDocumentSchema,
+  PricingDocumentSchema,
+  RoadmapDocumentSchema,
+  ServiceStateDocumentSchema,
+  TermsDocumentSchema,
+} from "../schemas/discovery.ts";
+import { DocIndexSchema, DocPageSchema } from "../schemas/doc.ts";
+import { PolicyIndexSchema, PolicyPageSchema } from "../schemas/policy.ts";
+import { ProblemSchema } from "../schemas/problem.ts";
+import { CategoryIndexSchema, ProductIndexSchema } from "../schemas/product.ts";
+import { RecordIndexSchema, RecordPageSchema } from "../schemas/record.ts";
+import { ResourceIndexSchema } from "../schemas/resource.ts";
+import { AgentRegistrationSchema } from "../schemas/requests/agent-registration.ts";
+import { buildAgentSurveySchema } from "../schemas/requests/agent-survey.ts";
+import { AgentWaitlistEntrySchema } from "../schemas/requests/agent-waitlist-entry.ts";
+import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../schemas/requests/checks.ts";
+import { StoreCheckoutSchema } from "../schemas/requests/store-checkout.ts";
+import { WaitlistSignupSchema } from "../schemas/requests/waitlist.ts";
+import { absolute, paths } from "./urls.ts";
+
+/** Request bodies: validated by the server with exactly these schemas, published under `/schemas/`. */
+export function requestSchemas(content: Content): Record<string, z.ZodType> {
+  return {
+    "agent-waitlist-entry": AgentWaitlistEntrySchema,
+    "agent-registration": AgentRegistrationSchema,
+    "agent-survey": buildAgentSurveySchema(content.survey),
+    "check-input": CheckInputSchema,
+    "check-checkout": CheckCheckoutSchema,
+    "check-redeem": CheckRedeemSchema,
+    "store-checkout": StoreCheckoutSchema,
+    waitlist: WaitlistSignupSchema,
+  };
+}
+
+/** Response bodies and discovery documents: what the service promises to send. */
+export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+  problem: ProblemSchema,
+  "doc-index": DocIndexSchema,
+  "doc-page": DocPageSchema,
+  "policy-index": PolicyIndexSchema,
+  "policy-page": PolicyPageSchema,
+  "article-index": ArticleIndexSchema,
+  "article-page": ArticlePageSchema,
+  "record-index": RecordIndexSchema,
+  "record-page": RecordPageSchema,
+  "resource-index": ResourceIndexSchema,
+  "product-index": ProductIndexSchema,
+  "category-index": CategoryIndexSchema,
+  capabilities: CapabilitiesDocumentSchema,
+  "service-state": ServiceStateDocumentSchema,
+  pricing: PricingDocumentSchema,
+  terms: TermsDocumentSchema,
+  roadmap: RoadmapDocumentSchema,
+  agents: AgentsDocumentSchema,
+};
+
+/** A JSON Schema 2020-12 document whose `$id` is the absolute URL it is served at. */
+export function toPublishedJsonSchema(name: string, schema: z.ZodType, siteUrl: string, io: "input" | "output"): Record<string, unknown> {
+  const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "throw" }) as Record<string, unknown>;
+  const { $schema, ...rest } = generated;
+  return { $schema, $id: absolute(siteUrl, paths.schema(name)), ...rest };
+}
+
+export function allPublishedSchemas(content: Content, siteUrl: string): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [name, schema] of Object.entries(requestSchemas(content))) out.set(name, toPublishedJsonSchema(name, schema, siteUrl, "input"));
+  for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) {
+    out.set(name, toPublishedJsonSchema(name, schema, siteUrl, "output"));
+  }
+  return out;
+}

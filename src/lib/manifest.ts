@@ -1,0 +1,119 @@
+import { createHash } from "node:crypto";
+import { CACHE_CONTROL, TYPES, type CachePolicy } from "./outputs/artifact.ts";
+
+/** How the origin (or a CDN) answers one public URL. */
+export interface RouteEntry {
+  /** Path of the file under the build's client directory. */
+  file: string;
+  type: string;
+  cache: CachePolicy;
+  /** Strong validator of the file's bytes, quoted. */
+  etag: string;
+  bytes: number;
+  /** The origin must answer it from runtime state; the file is only its base. */
+  live?: true;
+}
+
+export interface RouteManifest {
+  version: 1;
+  built_at: string;
+  site_url: string;
+  /** The HTML page for unknown non-API paths. */
+  not_found: string;
+  routes: Record<string, RouteEntry>;
+}
+
+export function etagOf(bytes: Uint8Array | string): string {
+  return `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
+}
+
+const EXTENSION_TYPES: Record<string, string> = {
+  ".html": TYPES.html,
+  ".json": TYPES.json,
+  ".md": TYPES.markdown,
+  ".txt": TYPES.text,
+  ".xml": TYPES.xml,
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".webmanifest": "application/manifest+json",
+  ".woff2": "font/woff2",
+};
+
+export function typeForFile(file: string): string {
+  const extension = /\.[a-z0-9]+$/.exec(file)?.[0] ?? "";
+  return EXTENSION_TYPES[extension] ?? "application/octet-stream";
+}
+
+/**
+ * The file that holds a URL's bytes. A URL can be both a leaf and a prefix (`/api/v1/docs` and
+ * `/api/v1/docs/store`), which a file system cannot hold as a file and a directory, so extension-less
+ * URLs are stored as `<url>.json` (or `.html`) and the manifest maps them back.
+ */
+export function fileForUrl(url: string, type: string): string {
+  const path = url.replace(/^\//, "");
+  if (url === "/") return "index.html";
+  if (/\.[a-z0-9]+$/.test(url) && !url.startsWith("/api/v1/")) return path;
+  return type.startsWith("text/html") ? `${path}.html` : `${path}.json`;
+}
+
+/** The URL an Astro-built HTML file answers (`docs/store.html` → `/docs/store`). */
+export function urlForHtmlFile(file: string): string | null {
+  if (file === "404.html") return null;
+  if (file === "index.html") return "/";
+  if (file.endsWith("/index.html")) return `/${file.slice(0, -"/index.html".length)}`;
+  return `/${file.slice(0, -".html".length)}`;
+}
+
+/** Security headers for every response, static or dynamic. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+  "Content-Security-Policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://checkout.stripe.com; frame-ancestors 'none'; base-uri 'self'",
+};
+
+/** Public JSON and text may be read from any origin; cookies are never involved. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "ETag, Link, Location, Retry-After, RateLimit, RateLimit-Policy",
+};
+
+export function isCorsType(type: string): boolean {
+  return !type.startsWith("text/html");
+}
+
+/**
+ * `_headers` and `_redirects` in the format Netlify and Cloudflare Pages read: extension-less URLs
+ * are rewritten (status 200) to their files, live URLs and the API are proxied to `apiOrigin`.
+ */
+export function cdnFiles(manifest: RouteManifest, apiOrigin: string): { headers: string; redirects: string } {
+  const headerBlocks = [
+    ["/*", Object.entries(SECURITY_HEADERS)],
+    ["/_astro/*", [["Cache-Control", CACHE_CONTROL.asset]]],
+  ] as [string, [string, string][]][];
+  const redirects: string[] = [];
+  for (const [url, route] of Object.entries(manifest.routes)) {
+    if (route.live) {
+      redirects.push(`${url} ${apiOrigin}${url} 200`);
+      continue;
+    }
+    const rules: [string, string][] = [["Cache-Control", CACHE_CONTROL[route.cache]]];
+    if (isCorsType(route.type)) rules.push(...Object.entries(CORS_HEADERS));
+    if (`/${route.file}` !== url) {
+      redirects.push(`${url} /${route.file} 200`);
+      rules.push(["Content-Type", route.type]);
+    }
+    headerBlocks.push([url, rules]);
+  }
+  for (const dynamic of ["/api/*", "/health", "/mcp", "/mcp/*", "/checks/*", "/store/return"]) {
+    redirects.push(`${dynamic} ${apiOrigin}${dynamic.replace("*", ":splat")} 200`);
+  }
+  const headers = headerBlocks.map(([url, rules]) => `${url}\n${rules.map(([name, value]) => `  ${name}: ${value}`).join("\n")}`).join("\n");
+  return { headers: `${headers}\n`, redirects: `${redirects.join("\n")}\n` };
+}

@@ -1,0 +1,50 @@
+import { apiCatalogDocument } from "../discovery/api-catalog.ts";
+import { agentsDocument } from "../discovery/agents.ts";
+import { capabilitiesDocument, roadmapDocument, serviceRef, serviceStateDocument, termsDocument } from "../discovery/documents.ts";
+import { pricingDocument } from "../discovery/pricing.ts";
+import { skillsIndexDocument } from "../discovery/skills.ts";
+import { fullyAvailableState } from "../discovery/state.ts";
+import { allPublishedSchemas } from "../json-schemas.ts";
+import { OPERATIONS } from "../registry.ts";
+import { absolute, paths } from "../urls.ts";
+import { jsonArtifact, TYPES, type Artifact, type BuildContext } from "./artifact.ts";
+
+/**
+ * Discovery documents as the build sees them (everything available). The ones that depend on
+ * runtime state are marked live: the server recomputes them with the same functions.
+ */
+export function discoveryArtifacts(ctx: BuildContext, extras: { openapi: boolean; mcpCard: boolean }): Artifact[] {
+  const state = fullyAvailableState(ctx.builtAt);
+  const schemas = allPublishedSchemas(ctx.content, ctx.siteUrl);
+  const live = (artifact: Artifact): Artifact => ({ ...artifact, cache: "live", live: true });
+  const artifacts: Artifact[] = [
+    live(jsonArtifact("/capabilities.json", capabilitiesDocument(ctx, state), "live")),
+    live(jsonArtifact("/.well-known/service-state.json", serviceStateDocument(ctx, state), "live")),
+    live(jsonArtifact("/pricing.json", pricingDocument(ctx, state), "live")),
+    live(jsonArtifact("/agents.json", agentsDocument(ctx, state, extras), "live")),
+    jsonArtifact("/terms.json", termsDocument(ctx), "discovery"),
+    jsonArtifact("/roadmap.json", roadmapDocument(ctx), "discovery"),
+    jsonArtifact("/.well-known/api-catalog", apiCatalogDocument(ctx, { openapi: extras.openapi, schemaNames: [...schemas.keys()] }), "discovery", TYPES.linkset),
+    jsonArtifact("/api/v1", apiRootDocument(ctx), "discovery"),
+  ];
+  for (const [name, schema] of schemas) artifacts.push(jsonArtifact(paths.schema(name), schema, "discovery", TYPES.schema));
+  if (ctx.content.service.publish.agent_skills) {
+    artifacts.push(jsonArtifact("/.well-known/agent-skills/index.json", skillsIndexDocument(ctx), "discovery"));
+    for (const skill of ctx.content.skills) {
+      artifacts.push({ url: paths.skill(skill.slug), body: skill.raw, type: TYPES.markdown, cache: "discovery" });
+    }
+  }
+  return artifacts;
+}
+
+/** `/api/v1`: the API's root, the `item` the api-catalog names; points at everything else. */
+function apiRootDocument(ctx: BuildContext) {
+  const site = (path: string) => absolute(ctx.siteUrl, path);
+  return {
+    service: serviceRef(ctx),
+    docs: absolute(ctx.docsUrl, paths.docsHome()),
+    capabilities: site("/capabilities.json"),
+    api_catalog: site("/.well-known/api-catalog"),
+    operations: OPERATIONS.map((operation) => ({ id: operation.id, method: operation.method, path: operation.path, summary: operation.summary })),
+  };
+}

@@ -1,0 +1,119 @@
+import { buildSidebar, sortDocs } from "../sidebar.ts";
+import { absolute, paths } from "../urls.ts";
+import { docPage, docMarkdown } from "./docs.ts";
+import { TYPES, type Artifact, type BuildContext } from "./artifact.ts";
+
+/** `/llms.txt` per llmstxt.org: H1, blockquote summary, then H2 file lists of Markdown links. */
+export function llmsTxt(ctx: BuildContext): string {
+  const { service, policies, articles } = ctx.content;
+  const link = (title: string, url: string, note: string) => `- [${title}](${url}): ${note}`;
+  const lines = [
+    `# ${service.name}`,
+    "",
+    `> ${service.tagline}`,
+    "",
+    service.description,
+    "",
+    `Every page below is Markdown. Discovery starts at ${absolute(ctx.siteUrl, "/capabilities.json")} (what works now) and ${absolute(ctx.siteUrl, "/.well-known/api-catalog")}.`,
+    "",
+  ];
+  for (const group of buildSidebar(ctx.content.docs)) {
+    lines.push(`## ${group.title ?? "Docs"}`, "");
+    for (const { doc } of group.pages) {
+      lines.push(link(doc.data.title, absolute(ctx.docsUrl, paths.docMarkdown(doc.path)), doc.data.description));
+    }
+    lines.push("");
+  }
+  lines.push("## API and discovery", "");
+  lines.push(link("Capabilities", absolute(ctx.siteUrl, "/capabilities.json"), "every capability that works now, with endpoint, method and authentication"));
+  lines.push(link("Agents", absolute(ctx.siteUrl, "/agents.json"), "registration, scopes and tools for agents"));
+  lines.push(link("API catalog", absolute(ctx.siteUrl, "/.well-known/api-catalog"), "RFC 9727 linkset of the API"));
+  lines.push(link("Pricing", absolute(ctx.siteUrl, "/pricing.json"), "plans and published prices"));
+  lines.push(link("Documentation index (JSON)", absolute(ctx.siteUrl, "/api/v1/docs"), "every page with its version"));
+  lines.push("");
+  lines.push("## Policies", "");
+  for (const policy of policies) {
+    lines.push(link(policy.data.title, absolute(ctx.docsUrl, paths.policyMarkdown(policy.slug)), `version ${policy.data.version}`));
+  }
+  lines.push("", "## Optional", "");
+  lines.push(link("Full documentation in one file", absolute(ctx.siteUrl, "/llms-full.txt"), "every page, in reading order"));
+  for (const article of articles) {
+    lines.push(link(article.data.title, absolute(ctx.siteUrl, paths.articleJson(article.slug)), article.data.description));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function llmsFullTxt(ctx: BuildContext): string {
+  const pages = sortDocs(ctx.content.docs).map((doc) => docMarkdown(docPage(doc, ctx), ctx));
+  return `# ${ctx.content.service.name}: full documentation\n\n> ${ctx.content.service.tagline}\n\n${pages.join("\n---\n\n")}`;
+}
+
+/** robots.txt: everyone welcome (agents especially), capability URLs kept out of indexes, content signals stated. */
+export function robotsTxt(ctx: BuildContext): string {
+  const userFetchers = ["ChatGPT-User", "Claude-User", "Perplexity-User", "OAI-SearchBot", "Claude-SearchBot", "PerplexityBot", "GPTBot", "ClaudeBot", "Google-Extended", "CCBot", "Applebot-Extended", "Amazonbot", "meta-externalagent"];
+  // Purchase sessions and download links are capabilities (the URL is the credential): never index them.
+  const rules = ["Allow: /", "Disallow: /api/v1/store/sessions/", "Disallow: /api/v1/downloads/", "Disallow: /store/return"];
+  return [
+    `# ${ctx.content.service.name}. Agents are welcome: start at /llms.txt or /.well-known/api-catalog.`,
+    "# Content signals (https://contentsignals.org): search, AI input and AI training are all allowed.",
+    "",
+    "User-agent: *",
+    "Content-Signal: search=yes, ai-input=yes, ai-train=yes",
+    ...rules,
+    "",
+    ...userFetchers.map((agent) => `User-agent: ${agent}`),
+    "Content-Signal: search=yes, ai-input=yes, ai-train=yes",
+    ...rules,
+    "",
+    `Sitemap: ${absolute(ctx.siteUrl, "/sitemap.xml")}`,
+    "",
+  ].join("\n");
+}
+
+/** RFC 9116; `Expires` is set 180 days after the build, inside the recommended year. */
+export function securityTxt(ctx: BuildContext): string {
+  const expires = new Date(Date.parse(ctx.builtAt) + 180 * 86_400_000).toISOString();
+  return [
+    `Contact: mailto:${ctx.content.service.contact.security}`,
+    `Expires: ${expires}`,
+    "Preferred-Languages: en",
+    `Canonical: ${absolute(ctx.siteUrl, "/.well-known/security.txt")}`,
+    `Policy: ${absolute(ctx.docsUrl, paths.policy("terms"))}`,
+    "",
+  ].join("\n");
+}
+
+export function sitemapXml(ctx: BuildContext, pages: readonly { path: string; lastmod: string }[]): string {
+  const escape = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const urls = pages.map(
+    (page) => `  <url><loc>${escape(absolute(ctx.docsUrl, page.path))}</loc><lastmod>${page.lastmod.slice(0, 10)}</lastmod></url>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
+}
+
+/** Every HTML page people should find, with the date it last changed. */
+export function sitemapPages(ctx: BuildContext): { path: string; lastmod: string }[] {
+  const { docs, policies, articles, records, resources, service } = ctx.content;
+  const latest = (dates: string[]) => dates.reduce((a, b) => (a > b ? a : b), ctx.builtAt.slice(0, 10));
+  return [
+    { path: "/", lastmod: ctx.builtAt },
+    { path: paths.docsHome(), lastmod: latest(docs.map((doc) => doc.data.published_at)) },
+    ...sortDocs(docs).map((doc) => ({ path: paths.doc(doc.path), lastmod: doc.data.published_at })),
+    ...policies.map((policy) => ({ path: paths.policy(policy.slug), lastmod: policy.data.published_at })),
+    { path: "/articles", lastmod: latest(articles.map((article) => article.data.updated_at ?? article.data.published_at)) },
+    ...articles.map((article) => ({ path: paths.article(article.slug), lastmod: article.data.updated_at ?? article.data.published_at })),
+    ...records.map((record) => ({ path: paths.record(record.slug), lastmod: record.data.updated_at ?? record.data.published_at })),
+    ...(service.publish.resources && resources.length > 0 ? [{ path: "/resources", lastmod: ctx.builtAt }] : []),
+    { path: "/store", lastmod: ctx.builtAt },
+  ];
+}
+
+export function textArtifacts(ctx: BuildContext): Artifact[] {
+  return [
+    { url: "/llms.txt", body: llmsTxt(ctx), type: TYPES.text, cache: "docs" },
+    { url: "/llms-full.txt", body: llmsFullTxt(ctx), type: TYPES.text, cache: "docs" },
+    { url: "/robots.txt", body: robotsTxt(ctx), type: TYPES.text, cache: "discovery" },
+    { url: "/.well-known/security.txt", body: securityTxt(ctx), type: TYPES.text, cache: "discovery" },
+    { url: "/sitemap.xml", body: sitemapXml(ctx, sitemapPages(ctx)), type: TYPES.xml, cache: "docs" },
+  ];
+}

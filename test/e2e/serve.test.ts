@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server-process.ts";
+
+describe("the server as `npm run serve` starts it", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("answers liveness, pages, documents and problems over HTTP", async () => {
+    expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: "ok" });
+    const home = await fetch(server.url);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("<h1>");
+    const docs = await fetch(`${server.url}/api/v1/docs`);
+    expect(docs.headers.get("content-length")).toBe(String((await docs.arrayBuffer()).byteLength));
+    const missing = await fetch(`${server.url}/api/v1/nothing`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it("stops cleanly on SIGTERM", async () => {
+    const other = server;
+    expect(await other.stop("SIGTERM")).toBe(0);
+    server = await startServer();
+  });
+});
+
+// Runs after the block above has stopped its server, so nothing else answers on the port.
+describe("starting with bad configuration", () => {
+  it("stops with one message naming the variable", async () => {
+    await expect(startServer({ PORT: "eighty", DATABASE_URL: "postgres://nope" })).rejects.toThrow(/PORT: .*\n.*DATABASE_URL: must start with file:/);
+  });
+});

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { inject } from "vitest";
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/**
+ * Starts the real server (`api/server.ts`, as `npm run serve` does) on the port the test build was
+ * made for, and waits until it answers.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const { distDir, port, siteUrl } = inject("site");
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
+    env: { ...process.env, NODE_ENV: "test", PORT: String(port), HOST: "127.0.0.1", SITE_URL: siteUrl, DIST_DIR: distDir, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${siteUrl}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`The server did not answer within 20 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url: siteUrl,
+    process: child,
+    output: () => output,
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
