@@ -11,6 +11,18 @@ export interface SidebarGroup {
  * then by path. A directory without its own page sorts by its first child.
  */
 export function sortDocs(docs: readonly DocEntry[]): DocEntry[] {
+  // Every page of a build asks for the same order; computing it once keeps a large build linear.
+  const cached = sortedCache.get(docs);
+  if (cached) return cached;
+  const sorted = computeOrder(docs);
+  sortedCache.set(docs, sorted);
+  return sorted;
+}
+
+const sortedCache = new WeakMap<readonly DocEntry[], DocEntry[]>();
+const sidebarCache = new WeakMap<readonly DocEntry[], SidebarGroup[]>();
+
+function computeOrder(docs: readonly DocEntry[]): DocEntry[] {
   const byPath = new Map(docs.map((doc) => [doc.path, doc]));
   const nodePosition = new Map<string, number>();
   const positionOf = (prefix: string): number => {
@@ -44,6 +56,8 @@ export function sortDocs(docs: readonly DocEntry[]): DocEntry[] {
 
 /** Groups docs under the sidebar headings their `section` fields start. */
 export function buildSidebar(docs: readonly DocEntry[]): SidebarGroup[] {
+  const cached = sidebarCache.get(docs);
+  if (cached) return cached;
   const groups: SidebarGroup[] = [];
   let current: SidebarGroup | undefined;
   for (const doc of sortDocs(docs)) {
@@ -53,5 +67,6 @@ export function buildSidebar(docs: readonly DocEntry[]): SidebarGroup[] {
     }
     current.pages.push({ doc, depth: doc.path.split("/").length - 1 });
   }
+  sidebarCache.set(docs, groups);
   return groups;
 }

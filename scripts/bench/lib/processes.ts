@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface Started {
+  url: string;
+  child: ChildProcess;
+  stop: () => Promise<void>;
+  /** Resident memory of the process now, in MB (from /proc). */
+  rssMb: () => Promise<number>;
+}
+
+/** Starts a Node process and waits until `readyUrl` answers. */
+export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string, url: string): Promise<Started> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(readyUrl)).status < 500) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`${args.join(" ")} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+    rssMb: async () => {
+      const { readFile } = await import("node:fs/promises");
+      const status = await readFile(`/proc/${child.pid}/status`, "utf8").catch(() => "");
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return Math.round(kb / 1024);
+    },
+  };
+}
