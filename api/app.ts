@@ -1,19 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { H3, HTTPError, type H3Event } from "h3";
+import { H3, type H3Event, type HTTPError } from "h3";
 import { CORS_HEADERS, SECURITY_HEADERS } from "../src/lib/manifest.ts";
-import type { Config } from "./config.ts";
+import type { AppServices } from "./app-services.ts";
+import { isUnavailableError } from "./db/database.ts";
 import { isComplete } from "./http/complete-response.ts";
 import { ApiProblem, problemResponse } from "./http/problem.ts";
 import { redactPath, type Logger } from "./log.ts";
+import { registerAgentRoutes } from "./routes/agents.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
-import { registerStaticRoutes, type StaticDeps } from "./routes/static.ts";
+import { liveDiscovery } from "./routes/live-discovery.ts";
+import type { AppConfig, RouteDeps } from "./routes/route-deps.ts";
+import { registerServiceRoutes } from "./routes/service.ts";
+import { registerStaticRoutes } from "./routes/static.ts";
+import { registerWaitlistRoutes } from "./routes/waitlist.ts";
 import type { SiteFiles } from "./static/site-files.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "siteUrl">;
+  config: AppConfig;
   log: Logger;
   site: SiteFiles | null;
-  live?: StaticDeps["live"];
+  services: AppServices;
 }
 
 const REQUEST_ID = Symbol("request-id");
@@ -54,10 +60,16 @@ export function createApp(deps: AppDeps): H3 {
       return errorToResponse(error, event, deps);
     },
   });
+  const routeDeps: RouteDeps = { config: deps.config, services: deps.services, log: deps.log };
   app.options("/**", () => new Response(null, { status: 204, headers: preflightHeaders() }));
   registerHealthRoutes(app);
+  registerServiceRoutes(app, routeDeps);
+  registerAgentRoutes(app, routeDeps);
+  registerWaitlistRoutes(app, routeDeps);
+  const discovery = { content: deps.services.content, siteUrl: deps.config.siteUrl, docsUrl: deps.config.docsUrl };
+  const extras = { openapi: deps.site?.routes.has("/openapi.json") ?? false, mcpCard: deps.site?.routes.has("/.well-known/mcp/server-card.json") ?? false };
   // Static routes last: their catch-all answers everything no other route took.
-  registerStaticRoutes(app, { site: deps.site, live: deps.live ?? new Map() });
+  registerStaticRoutes(app, { site: deps.site, live: liveDiscovery(discovery, deps.services, extras) });
   return app;
 }
 
@@ -80,18 +92,23 @@ function preflightHeaders(): Headers {
 
 /** Every failure leaves as a problem; anything unexpected is a 500 that says nothing of why. */
 function errorToResponse(error: HTTPError, event: H3Event, deps: AppDeps): Response {
-  const instance = event.url.pathname;
   const requestId = requestIdOf(event);
   const cause: unknown = error.cause;
-  const problem = cause instanceof ApiProblem ? cause : error instanceof ApiProblem ? error : fromHttpError(error, deps, requestId);
-  const response = problemResponse(problem, deps.config.siteUrl, instance, requestId);
+  const problem = cause instanceof ApiProblem ? cause : fromUnexpected(error, deps, requestId);
+  const response = problemResponse(problem, deps.config.siteUrl, event.url.pathname, requestId);
   response.headers.set("Access-Control-Allow-Origin", "*");
   return response;
 }
 
-function fromHttpError(error: HTTPError, deps: AppDeps, requestId: string | undefined): ApiProblem {
+function fromUnexpected(error: HTTPError, deps: AppDeps, requestId: string): ApiProblem {
+  const original = error.cause instanceof Error ? error.cause : error;
+  if (isUnavailableError(original)) {
+    // The next state reading re-probes, so discovery and /status.json show the outage at once.
+    deps.services.monitor.invalidate();
+    deps.log.warn({ req_id: requestId, err: original.message }, "database unavailable");
+    return new ApiProblem("service-unavailable", "The database is unavailable; /status.json shows the details.", { headers: { "Retry-After": "30" } });
+  }
   if (error.unhandled || error.status >= 500) {
-    const original = error.cause instanceof Error ? error.cause : error;
     deps.log.error({ req_id: requestId, err: { message: original.message, stack: original.stack } }, "unhandled error");
     return new ApiProblem("internal-error", "The request could not be completed. It has been logged.");
   }

@@ -1,12 +1,15 @@
 import { createServer } from "node:http";
 import { toNodeHandler } from "h3/node";
 import { createApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import type { AppServices } from "./app-services.ts";
+import { composeServices } from "./compose.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createLogger } from "./log.ts";
 import { loadSiteFiles } from "./static/site-files.ts";
 
-// Entry point: configuration → build files → app → listen; SIGTERM drains in-flight requests.
-let config;
+// Entry point: configuration → database and services → build files → app → listen.
+// SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -17,10 +20,20 @@ try {
   throw error;
 }
 const log = createLogger(config.logLevel);
+let services: AppServices;
+try {
+  services = await composeServices(config, log);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
 const site = await loadSiteFiles(config.distDir);
 if (!site) log.warn({ dist: config.distDir }, "no build found: static URLs answer 503 until `npm run build` has run");
 
-const app = createApp({ config, log, site });
+const app = createApp({ config, log, site, services });
 const server = createServer(toNodeHandler(app));
 server.keepAliveTimeout = 5_000;
 server.listen(config.port, config.host, () => {
@@ -30,14 +43,21 @@ server.listen(config.port, config.host, () => {
   console.log(`Serving ${config.siteUrl} (listening on http://${config.host}:${port})`);
 });
 
+let stopping = false;
 function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
   server.close(() => {
+    services.database.close();
     log.info("stopped");
     process.exit(0);
   });
   server.closeIdleConnections();
-  setTimeout(() => process.exit(1), 10_000).unref();
+  setTimeout(() => {
+    log.error("in-flight requests did not finish within 10 s; exiting");
+    process.exit(1);
+  }, 10_000).unref();
 }
 process.once("SIGTERM", () => shutdown("SIGTERM"));
 process.once("SIGINT", () => shutdown("SIGINT"));

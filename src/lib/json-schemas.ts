@@ -21,6 +21,8 @@ import { AgentWaitlistEntrySchema } from "../schemas/requests/agent-waitlist-ent
 import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../schemas/requests/checks.ts";
 import { StoreCheckoutSchema } from "../schemas/requests/store-checkout.ts";
 import { WaitlistSignupSchema } from "../schemas/requests/waitlist.ts";
+import { AgentRegisteredSchema, AgentStandingSchema, AgentSurveyReceivedSchema, AgentWaitlistReceivedSchema } from "../schemas/responses/agents.ts";
+import { HealthSchema, PublicConfigSchema, StatusSchema, WaitlistReceivedSchema } from "../schemas/responses/service.ts";
 import { absolute, paths } from "./urls.ts";
 
 /** Request bodies: validated by the server with exactly these schemas, published under `/schemas/`. */
@@ -57,6 +59,14 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   terms: TermsDocumentSchema,
   roadmap: RoadmapDocumentSchema,
   agents: AgentsDocumentSchema,
+  "agent-registered": AgentRegisteredSchema,
+  "agent-waitlist-received": AgentWaitlistReceivedSchema,
+  "agent-survey-received": AgentSurveyReceivedSchema,
+  "agent-standing": AgentStandingSchema,
+  "waitlist-received": WaitlistReceivedSchema,
+  health: HealthSchema,
+  status: StatusSchema,
+  config: PublicConfigSchema,
 };
 
 /** A JSON Schema 2020-12 document whose `$id` is the absolute URL it is served at. */

@@ -68,3 +68,17 @@ export const MoneySchema = z.strictObject({
   currency: z.string().regex(/^[a-z]{3}$/, "must be a lower-case ISO 4217 code such as eur"),
 });
 export type Money = z.infer<typeof MoneySchema>;
+
+/**
+ * An array of `min` to `max` items. zod's own `.min()`/`.max()` stop at a length failure without
+ * checking the items; a request with 21 use cases and a bad one must hear about both, so the
+ * length is checked by a refinement that always runs, and published as minItems/maxItems.
+ */
+export function boundedArray<T extends z.ZodType>(item: T, min: number, max: number, noun: string) {
+  const bounds = min > 0 ? `${min} to ${max}` : `at most ${max}`;
+  return z
+    .array(item)
+    // `when` makes it run even after an item failed, so it must not assume an array (the type check may have failed too).
+    .check(z.refine((items: unknown) => !Array.isArray(items) || (items.length >= min && items.length <= max), { message: `must list ${bounds} ${noun}`, when: () => true }))
+    .meta(min > 0 ? { minItems: min, maxItems: max } : { maxItems: max });
+}

@@ -1,14 +1,18 @@
 import { createHash } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { H3 } from "h3";
 import { getContent } from "../../src/content/load-content.ts";
 import { allArtifacts } from "../../src/lib/outputs/all-artifacts.ts";
-import { createStaticTestApp, siteUrl } from "../helpers/site.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { siteUrl } from "../helpers/site.ts";
 
 let app: H3;
+let testApp: TestApp;
 beforeAll(async () => {
-  app = await createStaticTestApp();
+  testApp = await createTestApp();
+  app = testApp.app;
 });
+afterAll(() => testApp.close());
 const get = (path: string, headers: Record<string, string> = {}) => Promise.resolve(app.request(path, { headers }));
 const local = (href: string) => {
   const url = new URL(href, siteUrl());

@@ -1,13 +1,15 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { H3 } from "h3";
-import { createApp } from "../../api/app.ts";
-import { createLogger } from "../../api/log.ts";
-import { createStaticTestApp, siteUrl, validateAgainstPublishedSchema } from "../helpers/site.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { siteUrl, validateAgainstPublishedSchema } from "../helpers/site.ts";
 
 let app: H3;
+let testApp: TestApp;
 beforeAll(async () => {
-  app = await createStaticTestApp();
+  testApp = await createTestApp();
+  app = testApp.app;
 });
+afterAll(() => testApp.close());
 const get = (path: string, headers: Record<string, string> = {}) => Promise.resolve(app.request(path, { headers }));
 
 describe("serving the built site", () => {
@@ -165,10 +167,12 @@ describe("addresses that are not published", () => {
   });
 
   it("answers 503 problems, not a crash, when there is no build", async () => {
-    const bare = createApp({ config: { siteUrl: siteUrl() }, log: createLogger("silent"), site: null });
-    const response = await bare.request("/api/v1/docs");
+    const bare = await createTestApp({ site: null });
+    const response = await bare.app.request("/api/v1/docs");
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ code: "service-unavailable" });
     expect(response.headers.get("retry-after")).toBe("30");
+    expect((await bare.app.request("/health")).status).toBe(200);
+    await bare.close();
   });
 });

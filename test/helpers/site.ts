@@ -3,9 +3,6 @@ import { join } from "node:path";
 import { inject } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { H3 } from "h3";
-import { createApp, type AppDeps } from "../../api/app.ts";
-import { createLogger } from "../../api/log.ts";
 import { loadSiteFiles, type SiteFiles } from "../../api/static/site-files.ts";
 
 let sitePromise: Promise<SiteFiles | null> | undefined;
@@ -18,11 +15,6 @@ export function builtSite(): Promise<SiteFiles | null> {
 
 export function siteUrl(): string {
   return inject("site").siteUrl;
-}
-
-/** A fresh app over the built site, logging nowhere. */
-export async function createStaticTestApp(overrides: Partial<AppDeps> = {}): Promise<H3> {
-  return createApp({ config: { siteUrl: siteUrl() }, log: createLogger("silent"), site: await builtSite(), ...overrides });
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });

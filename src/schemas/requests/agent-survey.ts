@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SurveyFile, SurveyQuestion } from "../survey.ts";
-import { text } from "../common.ts";
+import { boundedArray, text } from "../common.ts";
 
 /**
  * The body of `POST /api/v1/agents/survey`, built from `content/surveys/agent.yaml`: the answers
@@ -27,7 +27,7 @@ function answerSchema(question: SurveyQuestion): z.ZodType {
       return z.enum(question.options.map((option) => option.value) as [string, ...string[]]);
     case "multiple": {
       const option = z.enum(question.options.map((item) => item.value) as [string, ...string[]]);
-      return z.array(option).min(1).max(question.max_choices ?? question.options.length);
+      return boundedArray(option, 1, question.max_choices ?? question.options.length, "choices");
     }
     case "text":
       return text(1, question.max_length);

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { EmailSchema, LegendVersionSchema, PrivacyVersionSchema, text } from "../common.ts";
+import { EmailSchema, LegendVersionSchema, PrivacyVersionSchema, boundedArray, text } from "../common.ts";
 
 /** `POST /api/v1/waitlist`: a person joining the waiting list. */
 export const WaitlistSignupSchema = z
   .strictObject({
     name: text(1, 200).optional(),
     email: EmailSchema,
-    interests: z.array(text(1, 100)).max(10, "must list at most 10 interests").optional(),
+    interests: boundedArray(text(1, 100), 0, 10, "interests").optional(),
     /** Must be `true`: joining means agreeing to the privacy policy named by `consent_version`. */
     consent: z.literal(true, "must be true: joining the list needs your consent"),
     /** The current privacy policy's `version`. */

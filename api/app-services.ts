@@ -1,0 +1,21 @@
+import type { z } from "zod";
+import type { Content } from "../src/content/model.ts";
+import type { Database } from "./db/database.ts";
+import type { AgentService } from "./services/agents.ts";
+import type { RateLimiter } from "./services/rate-limiter.ts";
+import type { ServiceStateMonitor } from "./services/service-state.ts";
+import type { WaitlistService } from "./services/waitlist.ts";
+
+/** Everything the routes call; built by `composeServices` (api/compose.ts). */
+export interface AppServices {
+  content: Content;
+  database: Database;
+  monitor: ServiceStateMonitor;
+  limiter: RateLimiter;
+  agents: AgentService;
+  waitlist: WaitlistService;
+  /** The agent survey's body schema, generated from content/surveys/agent.yaml. */
+  surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>;
+  serverSecret: string;
+  now: () => Date;
+}

@@ -1,0 +1,65 @@
+import { getContent } from "../src/content/load-content.ts";
+import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
+import { buildAgentSurveySchema } from "../src/schemas/requests/agent-survey.ts";
+import type { AppServices } from "./app-services.ts";
+import { ConfigError, type Config } from "./config.ts";
+import { Database } from "./db/database.ts";
+import { migrate } from "./db/migrate.ts";
+import { ensureServerSecret } from "./db/settings.ts";
+import type { Logger } from "./log.ts";
+import { AgentService } from "./services/agents.ts";
+import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, ratePolicies } from "./services/rate-limiter.ts";
+import { ServiceStateMonitor } from "./services/service-state.ts";
+import { WaitlistService } from "./services/waitlist.ts";
+
+export interface ComposeOptions {
+  now?: () => Date;
+  /** How long a reading of switches and component health stays fresh (default 1 s). */
+  stateTtlMs?: number;
+}
+
+/**
+ * Opens the database (applying migrations), loads the content and builds every service. The one
+ * place with start-up I/O besides the server itself; tests use it too, against a temp file.
+ */
+export async function composeServices(config: Config, log: Logger, options: ComposeOptions = {}): Promise<AppServices> {
+  const now = options.now ?? (() => new Date());
+  let policies;
+  try {
+    policies = ratePolicies(config.rateLimit.overrides);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const content = getContent(config.root);
+  const versions = currentPolicyVersions(content);
+  const database = new Database(config.database);
+  await database.configure();
+  const applied = await migrate(database.client);
+  if (applied.length > 0) log.info({ applied }, "database migrations applied");
+  const serverSecret = await ensureServerSecret(database.client, config.serverSecret);
+  const db = () => database.client;
+  const monitor = new ServiceStateMonitor({
+    database,
+    onDatabaseReopened: async () => {
+      await migrate(database.client);
+      log.warn("the database file was replaced or came back; reopened it");
+    },
+    paymentsConfigured: () => Boolean(config.stripe.secretKey),
+    mailConfigured: () => Boolean(config.mail.smtpUrl),
+    filesDir: config.privateFilesDir,
+    now,
+    ttlMs: options.stateTtlMs ?? 1_000,
+  });
+  const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
+  return {
+    content,
+    database,
+    monitor,
+    limiter: new RateLimiter(store, policies, () => now().getTime()),
+    agents: new AgentService({ db, now, privacyVersion: versions.privacy_version }),
+    waitlist: new WaitlistService({ db, now, privacyVersion: versions.privacy_version, legendTermsVersion: versions.legend_terms_version }),
+    surveySchema: buildAgentSurveySchema(content.survey),
+    serverSecret,
+    now,
+  };
+}

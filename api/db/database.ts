@@ -1,0 +1,103 @@
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createClient, type Client } from "@libsql/client";
+
+export interface DatabaseSettings {
+  url: string;
+  authToken: string | undefined;
+  timeoutMs: number;
+}
+
+/** Errors that mean the database cannot be used right now (as opposed to a bug or a constraint). */
+const UNAVAILABLE_CODES = new Set(["SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_BUSY", "SQLITE_READONLY", "SQLITE_NOTADB", "SQLITE_CORRUPT", "CLIENT_CLOSED", "SERVER_ERROR", "HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED_ERROR"]);
+
+export function isUnavailableError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, extendedCode } = error as Error & { code?: string; extendedCode?: string };
+  if (code && UNAVAILABLE_CODES.has(code)) return true;
+  if (extendedCode && [...UNAVAILABLE_CODES].some((prefix) => extendedCode.startsWith(prefix))) return true;
+  return /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|fetch failed/.test(error.message);
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const { code, extendedCode } = error as { code?: string; extendedCode?: string };
+  return extendedCode === "SQLITE_CONSTRAINT_UNIQUE" || extendedCode === "SQLITE_CONSTRAINT_PRIMARYKEY" || (code === "SQLITE_CONSTRAINT" && /UNIQUE|PRIMARY KEY/.test(String((error as Error).message)));
+}
+
+/**
+ * The service's database. For an embedded file it also watches the file itself: a file removed or
+ * replaced while open would otherwise keep taking writes into a deleted inode, so the probe reports
+ * it unavailable, and reopens the client once a file is back.
+ */
+export class Database {
+  #client: Client;
+  #inode: number | undefined;
+  readonly path: string | undefined;
+
+  constructor(readonly settings: DatabaseSettings) {
+    this.path = filePath(settings.url);
+    if (this.path) mkdirSync(dirname(this.path), { recursive: true });
+    this.#client = this.#open();
+  }
+
+  get client(): Client {
+    return this.#client;
+  }
+
+  #open(): Client {
+    const client = createClient({ url: this.settings.url, authToken: this.settings.authToken, timeout: this.settings.timeoutMs });
+    this.#inode = this.path ? inodeOf(this.path) : undefined;
+    return client;
+  }
+
+  /** Per-connection settings on the connection that serves every statement outside transactions. */
+  async configure(): Promise<void> {
+    if (!this.path) return;
+    await this.#client.execute("PRAGMA journal_mode = WAL");
+    await this.#client.execute("PRAGMA synchronous = NORMAL");
+    await this.#client.execute("PRAGMA foreign_keys = ON");
+  }
+
+  /**
+   * Whether the database answers now. An embedded file that was replaced or came back is reopened
+   * (`reopened`), so the caller can re-apply migrations to it.
+   */
+  async probe(): Promise<"ok" | "reopened" | "unavailable"> {
+    let reopened = false;
+    if (this.path) {
+      const inode = inodeOf(this.path);
+      if (inode === undefined) return "unavailable";
+      if (inode !== this.#inode) {
+        this.#client.close();
+        this.#client = this.#open();
+        reopened = true;
+      }
+    }
+    try {
+      if (reopened) await this.configure();
+      await this.#client.execute("SELECT 1");
+      return reopened ? "reopened" : "ok";
+    } catch {
+      return "unavailable";
+    }
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}
+
+function filePath(url: string): string | undefined {
+  if (!url.startsWith("file:")) return undefined;
+  const rest = url.slice("file:".length);
+  return rest.startsWith("//") ? fileURLToPath(url) : resolve(rest.split("?")[0] ?? rest);
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}

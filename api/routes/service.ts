@@ -1,0 +1,29 @@
+import type { H3 } from "h3";
+import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
+import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
+import { jsonResponse } from "../http/responses.ts";
+import type { RouteDeps } from "./route-deps.ts";
+
+/** Status and public configuration: always answered, whatever is down (they say what is). */
+export function registerServiceRoutes(app: H3, { services }: RouteDeps): void {
+  const versions = currentPolicyVersions(services.content);
+
+  app.get("/status.json", async () => {
+    const state = await services.monitor.current();
+    const degraded = Object.values(state.components).includes("unavailable");
+    return jsonResponse({ status: degraded ? "degraded" : "ok", checked_at: state.checkedAt, components: { api: "ok", ...state.components } }, { headers: { "Access-Control-Allow-Origin": "*" } });
+  });
+
+  app.get("/api/v1/config", async () => {
+    const { switches, checkedAt } = await services.monitor.current();
+    return jsonResponse(
+      {
+        forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, switches[name]])),
+        features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, switches[name]])),
+        ...versions,
+        checked_at: checkedAt,
+      },
+      { headers: { "Access-Control-Allow-Origin": "*" } },
+    );
+  });
+}
