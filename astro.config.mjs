@@ -16,6 +16,9 @@ export default defineConfig({
   build: { format: "file", inlineStylesheets: "always" },
   compressHTML: true,
   devToolbar: { enabled: false },
+  // Cross-site form posts are refused by the server (api/routes/pages.ts), which knows the public
+  // SITE_URL; Astro's own check compares with the Host header, which is wrong behind a proxy.
+  security: { checkOrigin: false },
   vite: {
     logLevel: "warn",
     define: {

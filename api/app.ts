@@ -7,7 +7,9 @@ import { isComplete } from "./http/complete-response.ts";
 import { ApiProblem, problemResponse } from "./http/problem.ts";
 import { redactPath, type Logger } from "./log.ts";
 import { registerAgentRoutes } from "./routes/agents.ts";
+import type { AstroHandler } from "./pages/astro-handler.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
+import { registerPageRoutes } from "./routes/pages.ts";
 import { liveDiscovery } from "./routes/live-discovery.ts";
 import type { AppConfig, RouteDeps } from "./routes/route-deps.ts";
 import { registerServiceRoutes } from "./routes/service.ts";
@@ -20,6 +22,8 @@ export interface AppDeps {
   log: Logger;
   site: SiteFiles | null;
   services: AppServices;
+  /** The build's on-demand page renderer; without it those pages answer 404. */
+  pages?: AstroHandler | null;
 }
 
 const REQUEST_ID = Symbol("request-id");
@@ -66,6 +70,7 @@ export function createApp(deps: AppDeps): H3 {
   registerServiceRoutes(app, routeDeps);
   registerAgentRoutes(app, routeDeps);
   registerWaitlistRoutes(app, routeDeps);
+  if (deps.pages) registerPageRoutes(app, routeDeps, deps.pages, requestIdOf);
   const discovery = { content: deps.services.content, siteUrl: deps.config.siteUrl, docsUrl: deps.config.docsUrl };
   const extras = { openapi: deps.site?.routes.has("/openapi.json") ?? false, mcpCard: deps.site?.routes.has("/.well-known/mcp/server-card.json") ?? false };
   // Static routes last: their catch-all answers everything no other route took.

@@ -17,7 +17,7 @@ const EnvSchema = SiteUrlEnvSchema.extend({
     .default("file:./data/service.db"),
   DATABASE_AUTH_TOKEN: optionalString,
   /** How long a statement waits for a locked database before failing. */
-  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  DATABASE_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(60_000).default(5_000),
   SERVER_SECRET: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(32, "must be at least 32 characters").optional()),
   RATE_LIMIT_STORE: z.enum(["memory", "database"]).default("memory"),
   /** Overrides of named limits: `checks=10/60,waitlist=5/60` (requests per seconds). */
@@ -29,7 +29,7 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   TRUST_PROXY: booleanFlag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Largest JSON body accepted, in bytes. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(65_536),
+  BODY_LIMIT_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int().min(1_024).max(10_485_760).default(65_536),
   PRIVATE_FILES_DIR: z.string().min(1).default("content/files"),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,

@@ -5,6 +5,7 @@ import type { AppServices } from "./app-services.ts";
 import { composeServices } from "./compose.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createLogger } from "./log.ts";
+import { loadAstroHandler } from "./pages/astro-handler.ts";
 import { loadSiteFiles } from "./static/site-files.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
@@ -33,7 +34,8 @@ try {
 const site = await loadSiteFiles(config.distDir);
 if (!site) log.warn({ dist: config.distDir }, "no build found: static URLs answer 503 until `npm run build` has run");
 
-const app = createApp({ config, log, site, services });
+const pages = await loadAstroHandler(config.distDir);
+const app = createApp({ config, log, site, services, pages });
 const server = createServer(toNodeHandler(app));
 server.keepAliveTimeout = 5_000;
 server.listen(config.port, config.host, () => {
@@ -59,5 +61,5 @@ function shutdown(signal: string): void {
     process.exit(1);
   }, 10_000).unref();
 }
-process.once("SIGTERM", () => shutdown("SIGTERM"));
-process.once("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

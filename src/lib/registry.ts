@@ -80,3 +80,8 @@ export function findOperation(id: string): Operation {
   if (!operation) throw new Error(`Unknown operation ${id}`);
   return operation;
 }
+
+/** Every scope some operation requires: the vocabulary tokens are granted from. */
+export const AGENT_SCOPES: readonly string[] = [
+  ...new Set(OPERATIONS.flatMap((operation) => (operation.authentication.type === "bearer" && operation.authentication.scope ? [operation.authentication.scope] : []))),
+];

@@ -1,10 +1,21 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server-process.ts";
+
+let dir: string;
+let env: Record<string, string>;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "serve-"));
+  env = { DATABASE_URL: `file:${join(dir, "service.db")}` };
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("the server as `npm run serve` starts it", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer(env);
   });
   afterAll(async () => {
     await server?.stop();
@@ -25,13 +36,13 @@ describe("the server as `npm run serve` starts it", () => {
   it("stops cleanly on SIGTERM", async () => {
     const other = server;
     expect(await other.stop("SIGTERM")).toBe(0);
-    server = await startServer();
+    server = await startServer(env);
   });
 });
 
 // Runs after the block above has stopped its server, so nothing else answers on the port.
 describe("starting with bad configuration", () => {
   it("stops with one message naming the variable", async () => {
-    await expect(startServer({ PORT: "eighty", DATABASE_URL: "postgres://nope" })).rejects.toThrow(/PORT: .*\n.*DATABASE_URL: must start with file:/);
+    await expect(startServer({ ...env, PORT: "eighty", DATABASE_URL: "postgres://nope" })).rejects.toThrow(/PORT: .*\n.*DATABASE_URL: must start with file:/);
   });
 });

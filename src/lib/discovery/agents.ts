@@ -1,4 +1,4 @@
-import { OPERATIONS } from "../registry.ts";
+import { AGENT_SCOPES, OPERATIONS } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
 import { availableOperations, serviceRef, type DiscoveryContext } from "./documents.ts";
 import type { ServiceState } from "./state.ts";
@@ -12,7 +12,7 @@ const SCOPE_DESCRIPTIONS: Record<string, string> = {
 export function agentsDocument(ctx: DiscoveryContext, state: ServiceState, extras: { openapi: boolean; mcpCard: boolean }) {
   const available = availableOperations(ctx, state);
   const availableIds = new Set(available.map((operation) => operation.id));
-  const scopes = [...new Set(OPERATIONS.flatMap((operation) => (operation.authentication.type === "bearer" && operation.authentication.scope ? [operation.authentication.scope] : [])))];
+  const scopes = AGENT_SCOPES;
   const { publish } = ctx.content.service;
   const mcpOn = publish.mcp_server && state.switches.mcp;
   return {
@@ -27,7 +27,7 @@ export function agentsDocument(ctx: DiscoveryContext, state: ServiceState, extra
         format: "agt_ followed by 32 base62 characters and a 6-character checksum; shown once",
         lifetime: "until revoked",
       },
-      default_scopes: scopes,
+      default_scopes: [...scopes],
       docs: absolute(ctx.docsUrl, "/docs/authentication"),
     },
     scopes: scopes.map((scope) => ({

@@ -105,6 +105,7 @@ export function sitemapPages(ctx: BuildContext): { path: string; lastmod: string
     ...records.map((record) => ({ path: paths.record(record.slug), lastmod: record.data.updated_at ?? record.data.published_at })),
     ...(service.publish.resources && resources.length > 0 ? [{ path: "/resources", lastmod: ctx.builtAt }] : []),
     { path: "/store", lastmod: ctx.builtAt },
+    { path: "/waitlist", lastmod: ctx.builtAt },
   ];
 }
 

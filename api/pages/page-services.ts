@@ -1,0 +1,53 @@
+import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
+import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
+import type { FieldError, FormResult, PageServices, PublicConfig } from "../../src/lib/page-services.ts";
+import { WaitlistSignupSchema } from "../../src/schemas/requests/waitlist.ts";
+import type { AppServices } from "../app-services.ts";
+import { violationsOf } from "../http/body.ts";
+import { requireAvailable } from "../http/guard.ts";
+import { ApiProblem, type Violation } from "../http/problem.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+
+/** `#/interests/2` → `interests`: the form field a violation belongs to. */
+function fieldOf(pointer: string): string {
+  return pointer.replace(/^#\/?/, "").split("/")[0] || "form";
+}
+
+function formFailure(status: number, message: string, violations: Violation[] = []): { ok: false; status: number; message: string; errors: FieldError[] } {
+  return { ok: false, status, message, errors: violations.map((violation) => ({ field: fieldOf(violation.pointer), message: violation.detail })) };
+}
+
+/** Runs a form action with the same rules as the JSON API, returning a result the page can show. */
+async function asForm<T>(action: () => Promise<T>): Promise<FormResult<T>> {
+  try {
+    return { ok: true, value: await action() };
+  } catch (error) {
+    if (!(error instanceof ApiProblem)) throw error;
+    const message = error.code === "validation-failed" ? "Please fix the fields below." : error.detail;
+    return formFailure(error.status, message, error.options.errors ?? []);
+  }
+}
+
+/** The services one page request may use, bound to the client's address for rate limits. */
+export function pageServicesFor(services: AppServices, address: string): PageServices {
+  const versions = currentPolicyVersions(services.content);
+  return {
+    async config(): Promise<PublicConfig> {
+      const { switches } = await services.monitor.current();
+      return {
+        forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, switches[name]])) as PublicConfig["forms"],
+        features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, switches[name]])) as PublicConfig["features"],
+        ...versions,
+      };
+    },
+    joinWaitlist: (input) =>
+      asForm(async () => {
+        await requireAvailable("joinWaitlist", services.monitor, services.content.service);
+        await enforceRateLimit(services.limiter, "waitlist", address);
+        const parsed = WaitlistSignupSchema.safeParse(input);
+        if (!parsed.success) throw new ApiProblem("validation-failed", "invalid", { errors: violationsOf(parsed.error) });
+        const { legend } = await services.waitlist.join(parsed.data);
+        return { legend };
+      }),
+  };
+}

@@ -1,0 +1,51 @@
+import type { Client } from "@libsql/client";
+import { ConfigError, loadConfig, type Config } from "../../api/config.ts";
+import { Database } from "../../api/db/database.ts";
+import { migrate } from "../../api/db/migrate.ts";
+
+export interface AdminContext {
+  config: Config;
+  client: Client;
+}
+
+/**
+ * Opens the database named by DATABASE_URL (applying migrations), runs `task`, closes it. A
+ * mistake staff can fix (a bad argument, bad configuration) prints one line and exits 1.
+ */
+export async function withDatabase(task: (context: AdminContext) => Promise<void>): Promise<void> {
+  let database: Database | undefined;
+  try {
+    const config = loadConfig();
+    database = new Database(config.database);
+    await database.configure();
+    await migrate(database.client);
+    await task({ config, client: database.client });
+  } catch (error) {
+    if (!(error instanceof AdminError || error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  } finally {
+    database?.close();
+  }
+}
+
+/** Prints rows as an aligned plain-text table (or JSON lines for scripts). */
+export function printRows(rows: Record<string, unknown>[], json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(rows, null, 2));
+    return;
+  }
+  if (rows.length === 0) {
+    console.log("(none)");
+    return;
+  }
+  const columns = Object.keys(rows[0] ?? {});
+  const cell = (value: unknown) => (value === null || value === undefined ? "-" : Array.isArray(value) ? value.join(",") : String(value));
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
+  const line = (values: string[]) => values.map((value, index) => value.padEnd(widths[index] ?? 0)).join("  ").trimEnd();
+  console.log(line(columns));
+  for (const row of rows) console.log(line(columns.map((column) => cell(row[column]))));
+}
+
+/** A mistake in how a command was called; its message is all staff need to see. */
+export class AdminError extends Error {}
