@@ -1,4 +1,4 @@
-import type { Client, Row } from "@libsql/client";
+import { bytesOf, type Row, type Sql } from "./sql.ts";
 
 export type Trust = "unverified" | "verified" | "trusted" | "suspended";
 export const TRUST_LEVELS: readonly Trust[] = ["unverified", "verified", "trusted", "suspended"];
@@ -51,7 +51,7 @@ const insertTokenSql = "INSERT INTO agent_tokens (id, agent_id, token_hash, hint
 const tokenArgs = (agentId: string, token: NewToken) => [token.id, agentId, token.hash, token.hint, JSON.stringify(token.scopes), token.label, token.createdAt];
 
 /** The agent and its first token, together or not at all. */
-export async function insertAgentWithToken(client: Client, agent: Agent, token: NewToken): Promise<void> {
+export async function insertAgentWithToken(client: Sql, agent: Agent, token: NewToken): Promise<void> {
   await client.batch(
     [
       {
@@ -64,12 +64,12 @@ export async function insertAgentWithToken(client: Client, agent: Agent, token: 
   );
 }
 
-export async function insertToken(client: Client, agentId: string, token: NewToken): Promise<void> {
+export async function insertToken(client: Sql, agentId: string, token: NewToken): Promise<void> {
   await client.execute({ sql: insertTokenSql, args: tokenArgs(agentId, token) });
 }
 
 /** The token's owner and standing, in one indexed lookup. */
-export async function findTokenOwner(client: Client, hash: Uint8Array): Promise<TokenOwner | null> {
+export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<TokenOwner | null> {
   const result = await client.execute({
     sql: `SELECT t.id AS token_id, t.token_hash, t.scopes, t.revoked_at,
                  a.id AS agent_id, a.agent_name, a.agent_type, a.operator_type, a.principal_contact, a.trust, a.registered_by, a.created_at,
@@ -85,7 +85,7 @@ export async function findTokenOwner(client: Client, hash: Uint8Array): Promise<
   if (!row) return null;
   return {
     tokenId: String(row.token_id),
-    tokenHash: new Uint8Array(row.token_hash as ArrayBuffer),
+    tokenHash: bytesOf(row.token_hash),
     scopes: JSON.parse(String(row.scopes)) as string[],
     revoked: row.revoked_at !== null,
     agent: toAgent(row, "agent_"),
@@ -95,18 +95,18 @@ export async function findTokenOwner(client: Client, hash: Uint8Array): Promise<
   };
 }
 
-export async function findAgent(client: Client, id: string): Promise<Agent | null> {
+export async function findAgent(client: Sql, id: string): Promise<Agent | null> {
   const result = await client.execute({ sql: "SELECT * FROM agents WHERE id = ?", args: [id] });
   const row = result.rows[0];
   return row ? toAgent(row) : null;
 }
 
-export async function listAgents(client: Client, limit: number): Promise<Agent[]> {
+export async function listAgents(client: Sql, limit: number): Promise<Agent[]> {
   const result = await client.execute({ sql: "SELECT * FROM agents ORDER BY created_at DESC LIMIT ?", args: [limit] });
   return result.rows.map((row) => toAgent(row));
 }
 
-export async function setTrust(client: Client, agentId: string, trust: Trust): Promise<boolean> {
+export async function setTrust(client: Sql, agentId: string, trust: Trust): Promise<boolean> {
   const result = await client.execute({ sql: "UPDATE agents SET trust = ? WHERE id = ?", args: [trust, agentId] });
   return result.rowsAffected === 1;
 }
@@ -123,7 +123,7 @@ export interface TokenListing {
 }
 
 /** Tokens without their secrets: only the id, the last four characters, scopes and dates. */
-export async function listTokens(client: Client, agentId?: string): Promise<TokenListing[]> {
+export async function listTokens(client: Sql, agentId?: string): Promise<TokenListing[]> {
   const result = await client.execute({
     sql: `SELECT t.id, t.agent_id, a.agent_name, t.hint, t.scopes, t.label, t.created_at, t.revoked_at
             FROM agent_tokens t JOIN agents a ON a.id = t.agent_id
@@ -142,7 +142,7 @@ export async function listTokens(client: Client, agentId?: string): Promise<Toke
   }));
 }
 
-export async function revokeToken(client: Client, tokenId: string, at: string): Promise<boolean> {
+export async function revokeToken(client: Sql, tokenId: string, at: string): Promise<boolean> {
   const result = await client.execute({ sql: "UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", args: [at, tokenId] });
   return result.rowsAffected === 1;
 }

@@ -1,7 +1,9 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createClient, type Client } from "@libsql/client";
+import { FileSql } from "./file-sql.ts";
+import { RemoteSql } from "./remote-sql.ts";
+import type { Sql } from "./sql.ts";
 
 export interface DatabaseSettings {
   url: string;
@@ -31,7 +33,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * it unavailable, and reopens the client once a file is back.
  */
 export class Database {
-  #client: Client;
+  #client: Sql;
   #inode: number | undefined;
   readonly path: string | undefined;
 
@@ -41,12 +43,12 @@ export class Database {
     this.#client = this.#open();
   }
 
-  get client(): Client {
+  get client(): Sql {
     return this.#client;
   }
 
-  #open(): Client {
-    const client = createClient({ url: this.settings.url, authToken: this.settings.authToken, timeout: this.settings.timeoutMs });
+  #open(): Sql {
+    const client = this.path ? new FileSql(this.path, this.settings.timeoutMs) : new RemoteSql(this.settings.url, this.settings.authToken);
     this.#inode = this.path ? inodeOf(this.path) : undefined;
     return client;
   }

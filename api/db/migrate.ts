@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Client } from "@libsql/client";
+import type { Sql } from "./sql.ts";
 
 const MIGRATIONS_DIR = join(import.meta.dirname, "migrations");
 
@@ -22,7 +22,7 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
  * record, so two instances starting at once apply each migration exactly once (the second waits
  * for the lock, then finds it recorded).
  */
-export async function migrate(client: Client, migrations?: Migration[]): Promise<number[]> {
+export async function migrate(client: Sql, migrations?: Migration[]): Promise<number[]> {
   await client.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied: number[] = [];
   for (const migration of migrations ?? (await readMigrations())) {
@@ -45,7 +45,7 @@ export async function migrate(client: Client, migrations?: Migration[]): Promise
   return applied;
 }
 
-export async function schemaVersion(client: Client): Promise<number> {
+export async function schemaVersion(client: Sql): Promise<number> {
   const result = await client.execute("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations");
   return Number(result.rows[0]?.version ?? 0);
 }

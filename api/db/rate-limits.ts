@@ -1,10 +1,10 @@
-import type { Client } from "@libsql/client";
+import type { Sql } from "./sql.ts";
 
 /**
  * Counts one request in a fixed window shared by every instance: one atomic upsert (the statement
  * rate-limiter-flexible's SQLite store uses), returning the count and when the window ends.
  */
-export async function consumeInDatabase(client: Client, key: string, windowMs: number, now: number): Promise<{ count: number; windowEndsAt: number }> {
+export async function consumeInDatabase(client: Sql, key: string, windowMs: number, now: number): Promise<{ count: number; windowEndsAt: number }> {
   const result = await client.execute({
     sql: `INSERT INTO rate_limit_counters (key, count, window_ends_at) VALUES (?, 1, ?)
           ON CONFLICT (key) DO UPDATE SET
@@ -17,6 +17,6 @@ export async function consumeInDatabase(client: Client, key: string, windowMs: n
   return { count: Number(row?.count ?? 1), windowEndsAt: Number(row?.window_ends_at ?? now + windowMs) };
 }
 
-export async function purgeExpiredCounters(client: Client, now: number): Promise<void> {
+export async function purgeExpiredCounters(client: Sql, now: number): Promise<void> {
   await client.execute({ sql: "DELETE FROM rate_limit_counters WHERE window_ends_at <= ?", args: [now] });
 }

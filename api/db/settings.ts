@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { Client } from "@libsql/client";
+import type { Sql } from "./sql.ts";
 
 /**
  * The HMAC key for download links and credit codes: `SERVER_SECRET` when given, otherwise one
  * generated on first start and kept in the database. `INSERT OR IGNORE` then read makes every
  * instance agree on the first one written.
  */
-export async function ensureServerSecret(client: Client, configured: string | undefined): Promise<string> {
+export async function ensureServerSecret(client: Sql, configured: string | undefined): Promise<string> {
   if (configured) return configured;
   await client.execute({
     sql: "INSERT OR IGNORE INTO settings (key, value, updated_at) VALUES ('server_secret', ?, ?)",

@@ -1,4 +1,4 @@
-import type { Client } from "@libsql/client";
+import type { Sql } from "./sql.ts";
 import { DEFAULT_SWITCHES, SWITCH_NAMES, type SwitchName, type Switches } from "../../src/lib/switches.ts";
 
 export interface SwitchRow {
@@ -9,7 +9,7 @@ export interface SwitchRow {
 }
 
 /** Every switch: a row where staff set one, the default (on) otherwise. */
-export async function listSwitches(client: Client): Promise<SwitchRow[]> {
+export async function listSwitches(client: Sql): Promise<SwitchRow[]> {
   const result = await client.execute("SELECT name, enabled, updated_at, updated_by FROM switches");
   const stored = new Map(result.rows.map((row) => [String(row.name), row]));
   return SWITCH_NAMES.map((name) => {
@@ -20,13 +20,13 @@ export async function listSwitches(client: Client): Promise<SwitchRow[]> {
   });
 }
 
-export async function readSwitches(client: Client): Promise<Switches> {
+export async function readSwitches(client: Sql): Promise<Switches> {
   const switches = { ...DEFAULT_SWITCHES };
   for (const row of await listSwitches(client)) switches[row.name] = row.enabled;
   return switches;
 }
 
-export async function setSwitch(client: Client, name: SwitchName, enabled: boolean, by: string, at: string): Promise<void> {
+export async function setSwitch(client: Sql, name: SwitchName, enabled: boolean, by: string, at: string): Promise<void> {
   await client.execute({
     sql: "INSERT INTO switches (name, enabled, updated_at, updated_by) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at, updated_by = excluded.updated_by",
     args: [name, enabled ? 1 : 0, at, by],

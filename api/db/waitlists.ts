@@ -1,4 +1,4 @@
-import type { Client } from "@libsql/client";
+import type { Sql } from "./sql.ts";
 
 export interface AgentWaitlistRow {
   id: string;
@@ -18,7 +18,7 @@ export interface AgentWaitlistRow {
  * One statement: it inserts, or does nothing when this registration already has an entry. `false`
  * means the entry exists (409); the primary key decides, so concurrent requests cannot both win.
  */
-export async function insertAgentWaitlistEntry(client: Client, entry: AgentWaitlistRow): Promise<boolean> {
+export async function insertAgentWaitlistEntry(client: Sql, entry: AgentWaitlistRow): Promise<boolean> {
   const result = await client.execute({
     sql: `INSERT INTO agent_waitlist_entries (id, agent_id, agent_name, agent_type, operator_type, principal_contact, use_cases, capabilities, tools_used, consent_version, joined_at)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING RETURNING id`,
@@ -39,7 +39,7 @@ export async function insertAgentWaitlistEntry(client: Client, entry: AgentWaitl
   return result.rows.length === 1;
 }
 
-export async function insertSurveyAnswer(client: Client, agentId: string, surveyVersion: string, answers: unknown, at: string): Promise<boolean> {
+export async function insertSurveyAnswer(client: Sql, agentId: string, surveyVersion: string, answers: unknown, at: string): Promise<boolean> {
   const result = await client.execute({
     sql: "INSERT INTO agent_survey_answers (agent_id, survey_version, answers, answered_at) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING RETURNING agent_id",
     args: [agentId, surveyVersion, JSON.stringify(answers), at],
@@ -61,7 +61,7 @@ export interface SignupRow {
  * The same single statement whether or not the address is listed, so the reply (and its timing)
  * cannot tell the two apart. A later signup can accept the legend terms; it never takes them back.
  */
-export async function upsertSignup(client: Client, signup: SignupRow): Promise<void> {
+export async function upsertSignup(client: Sql, signup: SignupRow): Promise<void> {
   await client.execute({
     sql: `INSERT INTO waitlist_signups (email, name, interests, consent_version, legend_terms_version, legend, signed_up_at, updated_at)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -74,12 +74,12 @@ export async function upsertSignup(client: Client, signup: SignupRow): Promise<v
   });
 }
 
-export async function countRows(client: Client, table: "agent_waitlist_entries" | "waitlist_signups" | "agent_survey_answers"): Promise<number> {
+export async function countRows(client: Sql, table: "agent_waitlist_entries" | "waitlist_signups" | "agent_survey_answers"): Promise<number> {
   const result = await client.execute(`SELECT COUNT(*) AS n FROM ${table}`);
   return Number(result.rows[0]?.n ?? 0);
 }
 
-export async function exportAgentWaitlist(client: Client): Promise<AgentWaitlistRow[]> {
+export async function exportAgentWaitlist(client: Sql): Promise<AgentWaitlistRow[]> {
   const result = await client.execute("SELECT * FROM agent_waitlist_entries ORDER BY joined_at");
   return result.rows.map((row) => ({
     id: String(row.id),
@@ -96,7 +96,7 @@ export async function exportAgentWaitlist(client: Client): Promise<AgentWaitlist
   }));
 }
 
-export async function exportSignups(client: Client): Promise<SignupRow[]> {
+export async function exportSignups(client: Sql): Promise<SignupRow[]> {
   const result = await client.execute("SELECT * FROM waitlist_signups ORDER BY signed_up_at");
   return result.rows.map((row) => ({
     email: String(row.email),

@@ -1,5 +1,5 @@
 import type { H3Event } from "h3";
-import type { Client } from "@libsql/client";
+import type { Sql } from "../db/sql.ts";
 import { findTokenOwner, type TokenOwner } from "../db/agents.ts";
 import { hashToken, hasValidChecksum, sameHash } from "../auth/agent-token.ts";
 import type { RateLimiter } from "../services/rate-limiter.ts";
@@ -14,7 +14,7 @@ function unauthorized(detail: string, error?: "invalid_token" | "invalid_request
 }
 
 export interface AgentAuthDeps {
-  db: () => Client;
+  db: () => Sql;
   limiter: RateLimiter;
 }
 

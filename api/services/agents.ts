@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Client } from "@libsql/client";
+import type { Sql } from "../db/sql.ts";
 import type { AgentRegistration } from "../../src/schemas/requests/agent-registration.ts";
 import type { AgentWaitlistEntry } from "../../src/schemas/requests/agent-waitlist-entry.ts";
 import { generateAgentToken, hashToken, randomBase62 } from "../auth/agent-token.ts";
@@ -12,7 +12,7 @@ import { validationProblem } from "../http/body.ts";
 export const DEFAULT_AGENT_SCOPES = ["waitlist:write", "survey:write"] as const;
 
 export interface AgentServiceDeps {
-  db: () => Client;
+  db: () => Sql;
   now: () => Date;
   /** The current privacy policy version: what `consent_version` must be. */
   privacyVersion: string;

@@ -1,4 +1,4 @@
-import type { Client } from "@libsql/client";
+import type { Sql } from "../db/sql.ts";
 import type { RateLimitName } from "../../src/lib/registry.ts";
 import { consumeInDatabase, purgeExpiredCounters } from "../db/rate-limits.ts";
 
@@ -52,19 +52,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     const counter = this.#counters.get(key);
     if (!counter || counter.windowEndsAt <= now) {
-      const fresh = { count: 1, windowEndsAt: now + windowMs };
-      this.#counters.set(key, fresh);
-      return fresh;
+      this.#counters.set(key, { count: 1, windowEndsAt: now + windowMs });
+      return { count: 1, windowEndsAt: now + windowMs };
     }
     counter.count++;
-    return counter;
+    // A copy: the caller reads it after an await, when other requests may have counted since.
+    return { count: counter.count, windowEndsAt: counter.windowEndsAt };
   }
 }
 
 /** Several instances: counters in the database, one atomic upsert per request. */
 export class DatabaseRateLimitStore implements RateLimitStore {
   #nextPurge = 0;
-  constructor(private readonly client: () => Client) {}
+  constructor(private readonly client: () => Sql) {}
 
   async consume(key: string, windowMs: number, now: number): Promise<Counter> {
     if (now >= this.#nextPurge) {

@@ -1,11 +1,11 @@
-import type { Client } from "@libsql/client";
+import type { Sql } from "../db/sql.ts";
 import type { WaitlistSignup } from "../../src/schemas/requests/waitlist.ts";
 import { upsertSignup } from "../db/waitlists.ts";
 import { validationProblem } from "../http/body.ts";
 import type { Violation } from "../http/problem.ts";
 
 export interface WaitlistServiceDeps {
-  db: () => Client;
+  db: () => Sql;
   now: () => Date;
   privacyVersion: string;
   legendTermsVersion: string;

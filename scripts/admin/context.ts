@@ -1,11 +1,11 @@
-import type { Client } from "@libsql/client";
+import type { Sql } from "../../api/db/sql.ts";
 import { ConfigError, loadConfig, type Config } from "../../api/config.ts";
 import { Database } from "../../api/db/database.ts";
 import { migrate } from "../../api/db/migrate.ts";
 
 export interface AdminContext {
   config: Config;
-  client: Client;
+  client: Sql;
 }
 
 /**

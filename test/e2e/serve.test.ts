@@ -33,6 +33,14 @@ describe("the server as `npm run serve` starts it", () => {
     expect(missing.headers.get("content-type")).toBe("application/problem+json");
   });
 
+  it("answers every address in the sitemap, pages rendered on demand included", async () => {
+    const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    const locations = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1] ?? "");
+    expect(locations).toContain(`${server.url}/waitlist`);
+    const statuses = await Promise.all(locations.map(async (location) => [location, (await fetch(location)).status] as const));
+    expect(statuses.filter(([, status]) => status !== 200)).toEqual([]);
+  });
+
   it("stops cleanly on SIGTERM", async () => {
     const other = server;
     expect(await other.stop("SIGTERM")).toBe(0);
