@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { isRecord } from "../parse/json.ts";
+
+/** The only `$schema` the experimental server-card extension accepts (date-versioned URLs are invalid). */
+export const MCP_CARD_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+
+const VERSION_RANGE = /[\^~<>=*|\s]|(^|\.)x(\.|$)|latest/i;
+
+/** modelcontextprotocol/experimental-ext-server-card schema.ts (v1); the object stays open for hybrid cards. */
+export const McpCardV1Schema = z.object({
+  $schema: z.literal(MCP_CARD_SCHEMA_URL, { error: `must be exactly ${MCP_CARD_SCHEMA_URL}` }),
+  name: z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, "must be reverse-DNS with one slash, e.g. com.example/server"),
+  version: z.string().min(1).max(255).refine((version) => !VERSION_RANGE.test(version), "must be one version, not a range"),
+  description: z.string().min(1).max(100),
+  title: z.string().max(100).optional(),
+  remotes: z
+    .array(
+      z.object({
+        type: z.enum(["streamable-http", "sse"]),
+        url: z.string().min(1),
+        supportedProtocolVersions: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+});
+export type McpCardV1 = z.infer<typeof McpCardV1Schema>;
+
+/** SEP-1649 (`serverInfo`) and the flat `{name, version, endpoint}` shape older scanners still read. */
+export const LegacyMcpCardSchema = z.union([
+  z.object({ serverInfo: z.object({ name: z.string().min(1), version: z.string().min(1) }) }),
+  z.object({ name: z.string().min(1), version: z.string().min(1), endpoint: z.string().min(1) }),
+]);
+
+export interface McpCardIdentity {
+  name: string | null;
+  version: string | null;
+  /** `serverInfo.name`, which is what an MCP server reports at initialize. */
+  runtimeName: string | null;
+}
+
+export function cardIdentity(card: unknown): McpCardIdentity {
+  if (!isRecord(card)) return { name: null, version: null, runtimeName: null };
+  const serverInfo = isRecord(card["serverInfo"]) ? card["serverInfo"] : {};
+  const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+  return {
+    name: text(card["name"]) ?? text(serverInfo["name"]),
+    version: text(card["version"]) ?? text(serverInfo["version"]),
+    runtimeName: text(serverInfo["name"]),
+  };
+}
+
+/** Streamable-HTTP endpoints a card names: v1 `remotes[].url`, legacy `endpoint`/`url`/`transport.url`. */
+export function cardEndpoints(card: unknown, base: string): string[] {
+  if (!isRecord(card)) return [];
+  const raw: unknown[] = [];
+  if (Array.isArray(card["remotes"])) {
+    for (const remote of card["remotes"]) if (isRecord(remote) && remote["type"] !== "sse") raw.push(remote["url"]);
+  }
+  raw.push(card["endpoint"], card["url"]);
+  if (isRecord(card["transport"])) raw.push(card["transport"]["url"], card["transport"]["endpoint"]);
+  const endpoints = new Set<string>();
+  for (const value of raw) {
+    if (typeof value !== "string" || value.includes("{")) continue;
+    try {
+      endpoints.add(new URL(value, base).href);
+    } catch {
+      continue;
+    }
+  }
+  return [...endpoints];
+}

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { TimestampSchema } from "./common.ts";
+
+/** `error` is the scanner's or the network's failure and never counts as `fail`. */
+export const CheckStatusSchema = z.enum(["pass", "warn", "fail", "n/a", "error"]);
+export type CheckStatus = z.infer<typeof CheckStatusSchema>;
+
+/** `info` checks are reported but never scored. */
+export const SeveritySchema = z.enum(["critical", "high", "medium", "low", "info"]);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+/** What kind of site a check is meant for; inferred from what a scan finds, or chosen by the caller. */
+export const ProfileSchema = z.enum(["content", "docs", "api", "agent", "commerce"]);
+export type Profile = z.infer<typeof ProfileSchema>;
+
+export const CheckCategorySchema = z.enum(["reachability", "discovery", "content", "bot-policy", "capabilities", "api-hygiene", "commerce"]);
+export type CheckCategory = z.infer<typeof CheckCategorySchema>;
+
+/** Stable check ids such as `http.home-200` or `wk.consistency`. */
+export const CheckIdSchema = z.string().regex(/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/);
+
+const HeadersSchema = z.record(z.string(), z.string());
+
+/** One request a check relied on, what came back, and what the check concluded from it. */
+export const EvidenceSchema = z.strictObject({
+  request: z.strictObject({
+    method: z.enum(["GET", "HEAD", "POST"]),
+    url: z.string(),
+    /** Only the headers that shaped the answer (Accept, If-None-Match, a bot User-Agent, MCP headers). */
+    headers: HeadersSchema,
+  }),
+  /** Null when no response arrived (refused, timed out, over a budget). */
+  response: z
+    .strictObject({
+      status: z.int().min(100).max(599),
+      /** The URL that answered, after redirects. */
+      url: z.string(),
+      redirects: z.array(z.string()),
+      headers: HeadersSchema,
+      /** The first characters of the body, at most 500. */
+      excerpt: z.string().max(500),
+    })
+    .nullable(),
+  /** Why no usable response arrived. */
+  error: z.string().nullable(),
+  /** The response came from this scan's cache: another check had already fetched it. */
+  reused: z.boolean(),
+  finding: z.string(),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+/** The free part of a check's result: what it checked and a one-line verdict. */
+export const FindingSchema = z.strictObject({
+  id: CheckIdSchema,
+  title: z.string(),
+  category: CheckCategorySchema,
+  severity: SeveritySchema,
+  status: CheckStatusSchema,
+  message: z.string(),
+});
+export type Finding = z.infer<typeof FindingSchema>;
+
+/** The locked part: the evidence trail and how to fix it. */
+export const CheckDetailSchema = z.strictObject({
+  id: CheckIdSchema,
+  evidence: z.array(EvidenceSchema),
+  remediation: z.string(),
+  /** A copy-paste prompt for a coding agent. */
+  prompt: z.string(),
+  spec_urls: z.array(z.url()),
+});
+export type CheckDetail = z.infer<typeof CheckDetailSchema>;
+
+/** Counts over scored checks (informational checks are left out). */
+const TallySchema = {
+  pass: z.int().min(0),
+  fail: z.int().min(0),
+  warn: z.int().min(0),
+  na: z.int().min(0),
+  error: z.int().min(0),
+};
+
+export const ScoreSchema = z.strictObject({
+  /** round(100 × pass / (pass + fail)); null when nothing could be scored. */
+  percent: z.int().min(0).max(100).nullable(),
+  ...TallySchema,
+});
+export type Score = z.infer<typeof ScoreSchema>;
+
+export const CategoryResultSchema = z.strictObject({
+  id: CheckCategorySchema,
+  title: z.string(),
+  ...TallySchema,
+  percent: z.int().min(0).max(100).nullable(),
+});
+export type CategoryResult = z.infer<typeof CategoryResultSchema>;
+
+export const LevelRequirementSchema = z.strictObject({
+  check: CheckIdSchema,
+  title: z.string(),
+  message: z.string(),
+});
+
+export const LevelSchema = z.strictObject({
+  value: z.int().min(0).max(5),
+  name: z.string(),
+  next: z
+    .strictObject({
+      value: z.int().min(1).max(5),
+      name: z.string(),
+      requirements: z.array(LevelRequirementSchema),
+    })
+    .nullable(),
+});
+export type Level = z.infer<typeof LevelSchema>;
+
+export const ReadinessSummaryShape = {
+  /** The frozen rubric the result was computed with, e.g. `2026.11.0`. */
+  suite_version: z.string().regex(/^\d{4}\.\d{1,2}\.\d+$/),
+  target: z.strictObject({ input: z.string(), origin: z.url() }),
+  checked_at: TimestampSchema,
+  duration_ms: z.int().min(0),
+  /** Network requests the scan sent (redirect hops included). */
+  requests: z.int().min(0),
+  profile: z.strictObject({
+    inferred: z.array(ProfileSchema),
+    applied: z.array(ProfileSchema),
+    overridden: z.boolean(),
+  }),
+  score: ScoreSchema,
+  level: LevelSchema,
+  categories: z.array(CategoryResultSchema),
+  findings: z.array(FindingSchema),
+};
+
+/** What anyone may see: the summary without evidence or fixes. */
+export const ReadinessSummarySchema = z.strictObject(ReadinessSummaryShape);
+export type ReadinessSummary = z.infer<typeof ReadinessSummarySchema>;
+
+/** A complete readiness check; the service hides `details` until the report is unlocked. */
+export const ReadinessResultSchema = z.strictObject({
+  ...ReadinessSummaryShape,
+  details: z.array(CheckDetailSchema),
+});
+export type ReadinessResult = z.infer<typeof ReadinessResultSchema>;
