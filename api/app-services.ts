@@ -4,6 +4,7 @@ import type { Database } from "./db/database.ts";
 import type { AgentService } from "./services/agents.ts";
 import type { RateLimiter } from "./services/rate-limiter.ts";
 import type { ServiceStateMonitor } from "./services/service-state.ts";
+import type { TokenOwnerCache } from "./services/token-owner-cache.ts";
 import type { WaitlistService } from "./services/waitlist.ts";
 
 /** Everything the routes call; built by `composeServices` (api/compose.ts). */
@@ -13,6 +14,7 @@ export interface AppServices {
   monitor: ServiceStateMonitor;
   limiter: RateLimiter;
   agents: AgentService;
+  tokenOwners: TokenOwnerCache;
   waitlist: WaitlistService;
   /** The agent survey's body schema, generated from content/surveys/agent.yaml. */
   surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>;

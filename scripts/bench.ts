@@ -2,6 +2,7 @@
 // measured in the same run. Results are also written to test-results/bench/results.json.
 import { mkdir, writeFile } from "node:fs/promises";
 import { benchBuild } from "./bench/build-bench.ts";
+import { benchApi } from "./bench/api-bench.ts";
 import { benchServing } from "./bench/serve-bench.ts";
 import { loadGenerator } from "./bench/lib/load.ts";
 import { printSection, type BenchSection } from "./bench/lib/report.ts";
@@ -13,13 +14,25 @@ const siteUrl = `http://127.0.0.1:${port}`;
 const distDir = "test-results/bench-dist";
 
 const sections: BenchSection[] = [];
+let built = false;
+/** The site the server benchmarks serve, built once for their port. */
+async function ensureBuilt(): Promise<void> {
+  if (built) return;
+  const { execFile } = await import("node:child_process");
+  const { promisify } = await import("node:util");
+  await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/build.ts"], { env: { ...process.env, SITE_URL: siteUrl, DIST_DIR: distDir } });
+  built = true;
+}
+
 const benches: Record<string, () => Promise<BenchSection>> = {
   build: () => benchBuild(2000),
   serve: async () => {
-    const { execFile } = await import("node:child_process");
-    const { promisify } = await import("node:util");
-    await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/build.ts"], { env: { ...process.env, SITE_URL: siteUrl, DIST_DIR: distDir } });
+    await ensureBuilt();
     return benchServing(distDir, siteUrl, port);
+  },
+  api: async () => {
+    await ensureBuilt();
+    return benchApi(distDir, siteUrl, port);
   },
 };
 

@@ -70,7 +70,7 @@ export async function insertToken(client: Sql, agentId: string, token: NewToken)
 
 /** The token's owner and standing, in one indexed lookup. */
 export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<TokenOwner | null> {
-  const result = await client.execute({
+  const row = await client.queryOne({
     sql: `SELECT t.id AS token_id, t.token_hash, t.scopes, t.revoked_at,
                  a.id AS agent_id, a.agent_name, a.agent_type, a.operator_type, a.principal_contact, a.trust, a.registered_by, a.created_at,
                  w.joined_at, s.answered_at, s.survey_version
@@ -81,7 +81,6 @@ export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<Tok
            WHERE t.token_hash = ?`,
     args: [hash],
   });
-  const row = result.rows[0];
   if (!row) return null;
   return {
     tokenId: String(row.token_id),

@@ -2,19 +2,37 @@ import Database from "libsql";
 import { toStatement, type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction } from "./sql.ts";
 
 type Connection = InstanceType<typeof Database>;
-type Prepared = ReturnType<Connection["prepare"]>;
+type Statement = ReturnType<Connection["prepare"]>;
+/** A prepared statement and whether it returns rows (asking the driver costs a native call each time). */
+interface Prepared {
+  statement: Statement;
+  reader: boolean;
+}
 
 const CACHE_LIMIT = 256;
+
+interface QueuedWrite {
+  statement: SqlStatement;
+  resolve: (result: SqlResult) => void;
+  reject: (error: unknown) => void;
+}
+
+const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 /**
  * An embedded SQLite file through the `libsql` driver, with prepared statements cached per
  * connection. @libsql/client prepares every statement anew and reads its column metadata twice; on
  * the token lookup that was ~300 µs of a ~350 µs request, against ~50 µs for a cached statement.
  * The driver is synchronous, so a statement or a batch runs start to finish without interleaving.
+ *
+ * Single writes are group-committed: the writes that arrive in one turn of the event loop commit in
+ * one transaction (each under its own savepoint, so one failing statement affects no other), and
+ * each caller is answered after the commit. A commit cost ~45 µs of a ~60 µs insert.
  */
 export class FileSql implements Sql {
   readonly #connection: Connection;
   readonly #cache = new Map<string, Prepared>();
+  #queue: QueuedWrite[] = [];
 
   constructor(
     readonly path: string,
@@ -24,13 +42,14 @@ export class FileSql implements Sql {
   }
 
   #prepare(sql: string): Prepared {
-    let statement = this.#cache.get(sql);
-    if (!statement) {
-      statement = this.#connection.prepare(sql);
+    let prepared = this.#cache.get(sql);
+    if (!prepared) {
+      const statement = this.#connection.prepare(sql);
+      prepared = { statement, reader: statement.reader };
       if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value ?? "");
-      this.#cache.set(sql, statement);
+      this.#cache.set(sql, prepared);
     }
-    return statement;
+    return prepared;
   }
 
   #run(statement: SqlStatement): SqlResult {
@@ -38,7 +57,57 @@ export class FileSql implements Sql {
   }
 
   async execute(statement: SqlStatement | string): Promise<SqlResult> {
-    return this.#run(toStatement(statement));
+    const parsed = toStatement(statement);
+    if (!WRITE.test(parsed.sql)) return this.#run(parsed);
+    return new Promise((resolve, reject) => {
+      if (this.#queue.length === 0) setImmediate(() => this.#flush());
+      this.#queue.push({ statement: parsed, resolve, reject });
+    });
+  }
+
+  async queryOne(statement: SqlStatement | string): Promise<Row | undefined> {
+    const parsed = toStatement(statement);
+    if (WRITE.test(parsed.sql)) return (await this.execute(parsed)).rows[0];
+    const prepared = this.#prepare(parsed.sql);
+    const row = prepared.statement.get(bindable(parsed.args)) as (Row & { _metadata?: unknown }) | undefined;
+    if (row) delete row._metadata;
+    return row;
+  }
+
+  #flush(): void {
+    const queue = this.#queue;
+    this.#queue = [];
+    if (queue.length === 0) return;
+    try {
+      this.#connection.exec("BEGIN IMMEDIATE");
+    } catch (error) {
+      for (const write of queue) write.reject(error);
+      return;
+    }
+    const outcomes: ({ ok: true; result: SqlResult } | { ok: false; error: unknown })[] = [];
+    for (const write of queue) {
+      this.#connection.exec("SAVEPOINT write");
+      try {
+        outcomes.push({ ok: true, result: this.#run(write.statement) });
+        this.#connection.exec("RELEASE write");
+      } catch (error) {
+        this.#connection.exec("ROLLBACK TO write");
+        this.#connection.exec("RELEASE write");
+        outcomes.push({ ok: false, error });
+      }
+    }
+    try {
+      this.#connection.exec("COMMIT");
+    } catch (error) {
+      if (this.#connection.inTransaction) this.#connection.exec("ROLLBACK");
+      for (const write of queue) write.reject(error);
+      return;
+    }
+    queue.forEach((write, index) => {
+      const outcome = outcomes[index];
+      if (outcome?.ok) write.resolve(outcome.result);
+      else write.reject(outcome?.error);
+    });
   }
 
   async batch(statements: readonly SqlStatement[], mode: "write" | "read" = "write"): Promise<SqlResult[]> {
@@ -68,7 +137,10 @@ export class FileSql implements Sql {
       }
     };
     return {
-      execute: async (statement) => runOn(connection.prepare(toStatement(statement).sql), toStatement(statement)),
+      execute: async (statement) => {
+        const prepared = connection.prepare(toStatement(statement).sql);
+        return runOn({ statement: prepared, reader: prepared.reader }, toStatement(statement));
+      },
       executeMultiple: async (sql) => void connection.exec(sql),
       commit: async () => finish("COMMIT"),
       rollback: async () => finish("ROLLBACK"),
@@ -83,17 +155,24 @@ export class FileSql implements Sql {
   }
 
   close(): void {
+    // Writes still queued get their answer before the connection goes.
+    this.#flush();
     this.#cache.clear();
     if (this.#connection.open) this.#connection.close();
   }
 }
 
+/** The driver binds Buffers, not other Uint8Arrays. */
+function bindable(args: SqlStatement["args"]): unknown[] {
+  return (args ?? []).map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value));
+}
+
 function runOn(prepared: Prepared, statement: SqlStatement): SqlResult {
-  const args = (statement.args ?? []).map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value));
+  const args = bindable(statement.args);
   if (prepared.reader) {
-    const rows = prepared.all(args) as Row[];
+    const rows = prepared.statement.all(args) as Row[];
     return { rows, rowsAffected: rows.length };
   }
-  const info = prepared.run(args) as { changes: number };
+  const info = prepared.statement.run(args) as { changes: number };
   return { rows: [], rowsAffected: info.changes };
 }

@@ -23,9 +23,12 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
  * for the lock, then finds it recorded).
  */
 export async function migrate(client: Sql, migrations?: Migration[]): Promise<number[]> {
-  await client.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  await client.executeMultiple("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  const recorded = new Set((await client.execute("SELECT version FROM schema_migrations")).rows.map((row) => Number(row.version)));
+  // Only a pending migration opens a write transaction: the usual start (and a reopened file) takes no lock.
+  const pending = (migrations ?? (await readMigrations())).filter((migration) => !recorded.has(migration.version));
   const applied: number[] = [];
-  for (const migration of migrations ?? (await readMigrations())) {
+  for (const migration of pending) {
     const transaction = await client.transaction("write");
     try {
       const done = await transaction.execute({ sql: "SELECT 1 FROM schema_migrations WHERE version = ?", args: [migration.version] });

@@ -25,6 +25,10 @@ export class RemoteSql implements Sql {
     return toResult(await this.#client.execute(toInStatement(statement)));
   }
 
+  async queryOne(statement: SqlStatement | string): Promise<Row | undefined> {
+    return (await this.execute(statement)).rows[0];
+  }
+
   async batch(statements: readonly SqlStatement[], mode: "write" | "read" = "write"): Promise<SqlResult[]> {
     return (await this.#client.batch(statements.map(toInStatement), mode)).map(toResult);
   }

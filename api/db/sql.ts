@@ -23,6 +23,8 @@ export interface SqlTransaction {
 
 export interface Sql {
   execute(statement: SqlStatement | string): Promise<SqlResult>;
+  /** The first row of a query, or `undefined`: cheaper than `execute` when one row is wanted. */
+  queryOne(statement: SqlStatement | string): Promise<Row | undefined>;
   /** Runs the statements atomically: all of them or none. */
   batch(statements: readonly SqlStatement[], mode?: "write" | "read"): Promise<SqlResult[]>;
   /**

@@ -3,6 +3,7 @@ import type { Sql } from "../db/sql.ts";
 import { findTokenOwner, type TokenOwner } from "../db/agents.ts";
 import { hashToken, hasValidChecksum, sameHash } from "../auth/agent-token.ts";
 import type { RateLimiter } from "../services/rate-limiter.ts";
+import type { TokenOwnerCache } from "../services/token-owner-cache.ts";
 import { ApiProblem } from "./problem.ts";
 
 const REALM = 'Bearer realm="agents"';
@@ -16,6 +17,7 @@ function unauthorized(detail: string, error?: "invalid_token" | "invalid_request
 export interface AgentAuthDeps {
   db: () => Sql;
   limiter: RateLimiter;
+  cache: TokenOwnerCache;
 }
 
 /**
@@ -39,7 +41,12 @@ export async function authenticateAgent(event: H3Event, deps: AgentAuthDeps, add
   // The checksum rejects typos and random strings without a database lookup.
   if (!hasValidChecksum(token)) throw await fail("This is not an agent token.");
   const hash = hashToken(token);
-  const owner = await findTokenOwner(deps.db(), hash);
+  const key = hash.toString("base64");
+  let owner = deps.cache.get(key);
+  if (!owner) {
+    owner = (await findTokenOwner(deps.db(), hash)) ?? undefined;
+    if (owner) deps.cache.set(key, owner);
+  }
   if (!owner || !sameHash(owner.tokenHash, hash)) throw await fail("This token is not known.");
   if (owner.revoked) throw await fail("This token has been revoked.");
   if (owner.agent.trust === "suspended") throw await fail("This agent registration is suspended.");

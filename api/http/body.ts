@@ -14,14 +14,33 @@ function isJsonType(contentType: string | null): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
-/** The body's bytes, refusing (413) as soon as they pass the limit rather than after reading them all. */
+function tooLarge(limitBytes: number): ApiProblem {
+  return new ApiProblem("payload-too-large", `The body is over the limit of ${limitBytes} bytes.`);
+}
+
+/**
+ * The body's bytes, refusing (413) as soon as they pass the limit rather than after reading them
+ * all. On Node the request stream is read directly: the web-stream wrapper cost ~100 µs a request.
+ */
 async function readLimited(event: H3Event, limitBytes: number): Promise<Uint8Array> {
   const declared = Number(event.req.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw new ApiProblem("payload-too-large", `The body is ${declared} bytes; the limit is ${limitBytes}.`);
-  const stream = event.req.body;
-  if (!stream) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  const node = event.runtime?.node?.req;
+  if (node) {
+    for await (const chunk of node as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > limitBytes) {
+        node.destroy();
+        throw tooLarge(limitBytes);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+  const stream = event.req.body;
+  if (!stream) return new Uint8Array();
   const reader = stream.getReader();
   for (;;) {
     const { done, value } = await reader.read();
@@ -29,7 +48,7 @@ async function readLimited(event: H3Event, limitBytes: number): Promise<Uint8Arr
     total += value.byteLength;
     if (total > limitBytes) {
       await reader.cancel();
-      throw new ApiProblem("payload-too-large", `The body is over the limit of ${limitBytes} bytes.`);
+      throw tooLarge(limitBytes);
     }
     chunks.push(value);
   }

@@ -1,6 +1,8 @@
-import { FastResponse } from "srvx";
+import type { H3Event } from "h3";
 import { problemType, type ProblemCode } from "../../src/lib/problems.ts";
 import { absolute, paths } from "../../src/lib/urls.ts";
+import { requestIdOf } from "./request-id.ts";
+import { completeResponse } from "./responses.ts";
 
 export interface Violation {
   /** JSON Pointer into the request body, in URI-fragment form: `#/use_cases/3`. */
@@ -52,10 +54,13 @@ export function problemBody(problem: ApiProblem, siteUrl: string, instance: stri
   };
 }
 
-export function problemResponse(problem: ApiProblem, siteUrl: string, instance: string, requestId?: string): Response {
-  const headers = new Headers({ "Content-Type": "application/problem+json", "Cache-Control": "no-store" });
-  for (const [name, value] of Object.entries(problem.options.headers ?? {})) headers.set(name, value);
-  return new FastResponse(JSON.stringify(problemBody(problem, siteUrl, instance, requestId)), { status: problem.status, headers });
+export function problemResponse(event: H3Event, problem: ApiProblem, siteUrl: string): Response {
+  const body = problemBody(problem, siteUrl, event.url.pathname, requestIdOf(event));
+  return completeResponse(event, JSON.stringify(body), {
+    status: problem.status,
+    type: "application/problem+json",
+    headers: { "Access-Control-Allow-Origin": "*", ...problem.options.headers },
+  });
 }
 
 /** Escapes a JSON Pointer token (RFC 6901): `~` → `~0`, `/` → `~1`. */

@@ -1,15 +1,36 @@
+import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
-/** A JSON response with its own (mutable) headers, so the app's response hook can add to them. */
-export function jsonResponse(value: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", ...init.headers });
-  return new FastResponse(JSON.stringify(value), { status: init.status ?? 200, headers });
+import { API_SECURITY_HEADERS, SECURITY_HEADERS } from "../../src/lib/manifest.ts";
+import { markComplete } from "./complete-response.ts";
+import { requestIdOf } from "./request-id.ts";
+
+const DOCUMENT_SECURITY = Object.entries(SECURITY_HEADERS);
+const API_SECURITY = Object.entries(API_SECURITY_HEADERS);
+
+/**
+ * A response built complete: every header (security headers and the request id included) as
+ * tuples, which srvx writes straight to the socket. Building a Headers object and setting headers
+ * on it afterwards cost more than the rest of a small JSON response.
+ */
+export function completeResponse(event: H3Event, body: string | null, init: { status: number; type: string; headers?: Record<string, string> }): Response {
+  const security = init.type.startsWith("text/html") ? DOCUMENT_SECURITY : API_SECURITY;
+  const headers: [string, string][] = [["Content-Type", init.type], ...security, ["X-Request-Id", requestIdOf(event)]];
+  let cacheControl = "no-store";
+  if (init.headers) {
+    for (const name in init.headers) {
+      const value = init.headers[name] ?? "";
+      if (name === "Cache-Control") cacheControl = value;
+      else headers.push([name, value]);
+    }
+  }
+  headers.push(["Cache-Control", cacheControl]);
+  return markComplete(new FastResponse(event.req.method === "HEAD" ? null : body, { status: init.status, headers }));
 }
 
-export function htmlResponse(html: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  const headers = new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", ...init.headers });
-  return new FastResponse(html, { status: init.status ?? 200, headers });
+export function jsonResponse(event: H3Event, value: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return completeResponse(event, JSON.stringify(value), { status: init.status ?? 200, type: "application/json", headers: init.headers });
 }
 
-export function redirectResponse(location: string, status: 302 | 303 | 301 | 308 = 303): Response {
-  return new FastResponse(null, { status, headers: { Location: location, "Cache-Control": "no-store" } });
+export function redirectResponse(event: H3Event, location: string, status: 302 | 303 | 301 | 308 = 303): Response {
+  return completeResponse(event, null, { status, type: "text/plain; charset=utf-8", headers: { Location: location } });
 }

@@ -11,7 +11,7 @@ import { jsonResponse } from "../http/responses.ts";
 
 export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): void {
   const { agents, limiter, monitor, content } = services;
-  const auth = { db: () => services.database.client, limiter };
+  const auth = { db: () => services.database.client, limiter, cache: services.tokenOwners };
   const service = content.service;
 
   app.post("/api/v1/agents/register", async (event) => {
@@ -20,7 +20,7 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
     const limits = await enforceRateLimit(limiter, "agent-register", address);
     const input = await readJson(event, AgentRegistrationSchema, { limitBytes: config.bodyLimitBytes });
     const { agent, token, scopes } = await agents.register(input, "api");
-    return jsonResponse({ agent_id: agent.id, token, token_type: "Bearer", scopes, trust: agent.trust, created_at: agent.created_at }, { status: 201, headers: limits });
+    return jsonResponse(event, { agent_id: agent.id, token, token_type: "Bearer", scopes, trust: agent.trust, created_at: agent.created_at }, { status: 201, headers: limits });
   });
 
   app.post("/api/v1/agents/waitlist", async (event) => {
@@ -29,7 +29,7 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
     const limits = await enforceRateLimit(limiter, "agent-writes", owner.tokenId);
     const entry = await readJson(event, AgentWaitlistEntrySchema, { limitBytes: config.bodyLimitBytes });
     const joined = await agents.joinWaitlist(owner, entry);
-    return jsonResponse({ status: "received", ...joined }, { status: 201, headers: limits });
+    return jsonResponse(event, { status: "received", ...joined }, { status: 201, headers: limits });
   });
 
   app.post("/api/v1/agents/survey", async (event) => {
@@ -38,12 +38,12 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
     const limits = await enforceRateLimit(limiter, "agent-writes", owner.tokenId);
     const body = await readJson(event, services.surveySchema, { limitBytes: config.bodyLimitBytes });
     const answered = await agents.answerSurvey(owner, body.survey_version, body.answers);
-    return jsonResponse({ status: "received", survey_version: body.survey_version, ...answered }, { status: 201, headers: limits });
+    return jsonResponse(event, { status: "received", survey_version: body.survey_version, ...answered }, { status: 201, headers: limits });
   });
 
   app.get("/api/v1/agents/me", async (event) => {
     await requireAvailable("getAgentStanding", monitor, service);
     const owner = await authenticateAgent(event, auth, clientAddress(event, config.trustProxy), null);
-    return jsonResponse(agents.standing(owner));
+    return jsonResponse(event, agents.standing(owner));
   });
 }

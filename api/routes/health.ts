@@ -3,5 +3,5 @@ import { jsonResponse } from "../http/responses.ts";
 
 /** Liveness: answers while the process can answer, whatever its dependencies are doing. */
 export function registerHealthRoutes(app: H3): void {
-  app.get("/health", () => jsonResponse({ status: "ok" }));
+  app.get("/health", (event) => jsonResponse(event, { status: "ok" }));
 }

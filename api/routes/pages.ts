@@ -5,6 +5,7 @@ import type { AstroHandler } from "../pages/astro-handler.ts";
 import { pageServicesFor } from "../pages/page-services.ts";
 import { clientAddress } from "../http/client.ts";
 import { ApiProblem } from "../http/problem.ts";
+import { requestIdOf } from "../http/request-id.ts";
 import type { RouteDeps } from "./route-deps.ts";
 
 /** Pages Astro renders on demand (`prerender = false`), and the methods each answers. */
@@ -23,7 +24,7 @@ function refuseCrossSite(event: H3Event, siteUrl: string): void {
   }
 }
 
-export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps, handler: AstroHandler, requestId: (event: H3Event) => string): void {
+export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps, handler: AstroHandler): void {
   for (const page of ON_DEMAND_PAGES) {
     for (const method of page.methods) {
       app.on(method, page.path, (event) => {
@@ -32,10 +33,10 @@ export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps
         if (!node?.res) throw new ApiProblem("service-unavailable", "This page is rendered by the Node server only.");
         // The adapter writes to Node's response directly, past the app's response hook.
         for (const [name, value] of Object.entries(SECURITY_HEADERS)) node.res.setHeader(name, value);
-        node.res.setHeader("X-Request-Id", requestId(event));
+        node.res.setHeader("X-Request-Id", requestIdOf(event));
         node.res.setHeader("Cache-Control", "no-store");
         const locals = { services: pageServicesFor(services, clientAddress(event, config.trustProxy)) };
-        log.info({ req_id: requestId(event), method, path: page.path }, "page");
+        log.info({ req_id: requestIdOf(event), method, path: page.path }, "page");
         return fromNodeHandler((req, res, next) => {
           // This server speaks HTTP/1.1 (node:http); the adapter expects exactly that.
           if (!(req instanceof IncomingMessage) || !(res instanceof ServerResponse)) throw new Error("HTTP/1.1 request expected");

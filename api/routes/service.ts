@@ -8,15 +8,15 @@ import type { RouteDeps } from "./route-deps.ts";
 export function registerServiceRoutes(app: H3, { services }: RouteDeps): void {
   const versions = currentPolicyVersions(services.content);
 
-  app.get("/status.json", async () => {
+  app.get("/status.json", async (event) => {
     const state = await services.monitor.current();
     const degraded = Object.values(state.components).includes("unavailable");
-    return jsonResponse({ status: degraded ? "degraded" : "ok", checked_at: state.checkedAt, components: { api: "ok", ...state.components } }, { headers: { "Access-Control-Allow-Origin": "*" } });
+    return jsonResponse(event, { status: degraded ? "degraded" : "ok", checked_at: state.checkedAt, components: { api: "ok", ...state.components } }, { headers: { "Access-Control-Allow-Origin": "*" } });
   });
 
-  app.get("/api/v1/config", async () => {
+  app.get("/api/v1/config", async (event) => {
     const { switches, checkedAt } = await services.monitor.current();
-    return jsonResponse(
+    return jsonResponse(event, 
       {
         forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, switches[name]])),
         features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, switches[name]])),

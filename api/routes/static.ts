@@ -5,6 +5,7 @@ import { prefersMarkdown } from "../http/accept.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { methodsForPath } from "../http/operation-match.ts";
 import { markComplete } from "../http/complete-response.ts";
+import { markStatic } from "../http/static-request.ts";
 
 export interface StaticDeps {
   site: SiteFiles | null;
@@ -62,6 +63,7 @@ function serve(event: H3Event, deps: StaticDeps): Response | Promise<Response> {
  * tuples straight to the socket, and the app's response hook leaves it alone (see `markComplete`).
  */
 export function respond(event: H3Event, route: StaticRoute): Response {
+  markStatic(event);
   const inm = event.req.headers.get("if-none-match");
   if (inm && (inm === route.entry.etag || inm.split(",").some((tag) => tag.trim().replace(/^W\//, "") === route.entry.etag))) {
     return markComplete(new FastResponse(null, { status: 304, headers: route.headers as [string, string][] }));

@@ -12,6 +12,6 @@ export function registerWaitlistRoutes(app: H3, { config, services }: RouteDeps)
     await requireAvailable("joinWaitlist", services.monitor, services.content.service);
     const limits = await enforceRateLimit(services.limiter, "waitlist", clientAddress(event, config.trustProxy));
     const signup = await readJson(event, WaitlistSignupSchema, { limitBytes: config.bodyLimitBytes });
-    return jsonResponse(await services.waitlist.join(signup), { status: 202, headers: limits });
+    return jsonResponse(event, await services.waitlist.join(signup), { status: 202, headers: limits });
   });
 }

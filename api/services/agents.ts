@@ -16,6 +16,8 @@ export interface AgentServiceDeps {
   now: () => Date;
   /** The current privacy policy version: what `consent_version` must be. */
   privacyVersion: string;
+  /** Told when an agent's standing changes, so cached token owners are not stale. */
+  onStandingChanged?: (agentId: string) => void;
 }
 
 export interface IssuedToken {
@@ -74,6 +76,7 @@ export class AgentService {
       consent_version: entry.consent_version,
     });
     if (!inserted) throw new ApiProblem("already-joined", "This agent registration is already on the waiting list; GET /api/v1/agents/me shows when it joined.");
+    this.deps.onStandingChanged?.(owner.agent.id);
     return joined;
   }
 
@@ -81,6 +84,7 @@ export class AgentService {
     const answeredAt = this.deps.now().toISOString();
     const inserted = await insertSurveyAnswer(this.deps.db(), owner.agent.id, surveyVersion, answers, answeredAt);
     if (!inserted) throw new ApiProblem("already-answered", "This agent registration has already answered the survey.");
+    this.deps.onStandingChanged?.(owner.agent.id);
     return { answered_at: answeredAt };
   }
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
-import { CORS_HEADERS, SECURITY_HEADERS, isCorsType, type RouteEntry, type RouteManifest } from "../../src/lib/manifest.ts";
+import { API_SECURITY_HEADERS, CORS_HEADERS, SECURITY_HEADERS, isCorsType, type RouteEntry, type RouteManifest } from "../../src/lib/manifest.ts";
 
 /** One public URL held in memory with its response headers computed once. */
 export interface StaticRoute {
@@ -46,7 +46,7 @@ export async function loadSiteFiles(distDir: string): Promise<SiteFiles | null> 
   for (const route of routes.values()) {
     const twin = route.entry.type.startsWith("text/html") && routes.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
     const headers: [string, string][] = [
-      ...Object.entries(SECURITY_HEADERS),
+      ...Object.entries(route.entry.type.startsWith("text/html") ? SECURITY_HEADERS : API_SECURITY_HEADERS),
       ["Content-Type", route.entry.type],
       ["Cache-Control", CACHE_CONTROL[route.entry.cache]],
       ["ETag", route.entry.etag],

@@ -78,6 +78,17 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://checkout.stripe.com; frame-ancestors 'none'; base-uri 'self'",
 };
 
+/**
+ * For responses that are not documents (JSON, problems, text): what OWASP's REST cheat sheet asks
+ * of an API. COOP and Permissions-Policy mean nothing outside a browsing context.
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+};
+
 /** Public JSON and text may be read from any origin; cookies are never involved. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",

@@ -100,10 +100,17 @@ describe("serving the built site", () => {
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");
   });
 
-  it("sends security headers on every response", async () => {
-    for (const response of [await get("/"), await get("/api/v1/docs"), await get("/api/v1/nope"), await get("/nope")]) {
-      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  it("sends security headers on every response: the document set on pages, the API set on the rest", async () => {
+    for (const response of [await get("/"), await get("/docs/store"), await get("/nope")]) {
       expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect(response.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+    }
+    for (const response of [await get("/api/v1/docs"), await get("/api/v1/nope"), await get("/llms.txt"), await app.request("/health")]) {
+      expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+    for (const response of [await get("/"), await get("/api/v1/docs"), await get("/api/v1/nope"), await get("/nope"), await app.request("/health")]) {
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
       expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     }
   });

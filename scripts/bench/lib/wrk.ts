@@ -28,7 +28,9 @@ function script(options: LoadOptions): string {
   lines.push(`local bodies = {${bodies.map(lua).join(",")}}`);
   lines.push(`local headerSets = {${headerSets.map((set) => `{${Object.entries(set).map(([name, value]) => `[${lua(name)}]=${lua(value)}`).join(",")}}`).join(",")}}`);
   lines.push(`local counter = 0`);
-  lines.push(`local errors = {}`);
+  // done() runs in the main Lua state, not the worker's: keep the threads to read their counts back.
+  lines.push(`local threads = {}`);
+  lines.push(`setup = function(thread) table.insert(threads, thread) end`);
   lines.push(`request = function()
   counter = counter + 1
   local headers = {}
@@ -38,8 +40,17 @@ function script(options: LoadOptions): string {
   if #bodies > 0 then body = bodies[(counter - 1) % #bodies + 1] end
   return wrk.format(nil, nil, headers, body)
 end`);
-  lines.push(`response = function(status) errors[status] = (errors[status] or 0) + 1 end`);
-  lines.push(`done = function() for s, n in pairs(errors) do io.write("STATUS " .. s .. " " .. n .. "\\n") end end`);
+  lines.push(`response = function(status) local key = "status_" .. status; _G[key] = (_G[key] or 0) + 1 end`);
+  lines.push(`done = function()
+  local totals = {}
+  for _, thread in ipairs(threads) do
+    for status = 100, 599 do
+      local count = thread:get("status_" .. status)
+      if count then totals[status] = (totals[status] or 0) + count end
+    end
+  end
+  for status, count in pairs(totals) do io.write("STATUS " .. status .. " " .. count .. "\\n") end
+end`);
   return lines.join("\n");
 }
 
