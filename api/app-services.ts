@@ -2,8 +2,10 @@ import type { z } from "zod";
 import type { Content } from "../src/content/model.ts";
 import type { Database } from "./db/database.ts";
 import type { AgentService } from "./services/agents.ts";
+import type { ChecksService } from "./services/checks.ts";
 import type { RateLimiter } from "./services/rate-limiter.ts";
 import type { ServiceStateMonitor } from "./services/service-state.ts";
+import type { CommerceServices } from "./services/store.ts";
 import type { TokenOwnerCache } from "./services/token-owner-cache.ts";
 import type { WaitlistService } from "./services/waitlist.ts";
 
@@ -16,8 +18,14 @@ export interface AppServices {
   agents: AgentService;
   tokenOwners: TokenOwnerCache;
   waitlist: WaitlistService;
+  checks: ChecksService;
   /** The agent survey's body schema, generated from content/surveys/agent.yaml. */
   surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>;
   serverSecret: string;
   now: () => Date;
+  /** Payments (null without STRIPE_SECRET_KEY), the payment webhook dispatcher, the mail outbox, the store. */
+  payments: CommerceServices["payments"];
+  webhooks: CommerceServices["webhooks"];
+  mail: CommerceServices["mail"];
+  store: CommerceServices["store"];
 }

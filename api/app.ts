@@ -4,13 +4,19 @@ import type { AppServices } from "./app-services.ts";
 import { isUnavailableError } from "./db/database.ts";
 import { isComplete } from "./http/complete-response.ts";
 import { ApiProblem, problemResponse } from "./http/problem.ts";
+import { clientAddress } from "./http/client.ts";
+import { enforceRateLimit, rememberLimits } from "./http/rate-limit.ts";
 import { requestIdOf } from "./http/request-id.ts";
 import { isStaticRequest } from "./http/static-request.ts";
 import { redactPath, type Logger } from "./log.ts";
 import { registerAgentRoutes } from "./routes/agents.ts";
+import { registerCheckRoutes } from "./routes/checks.ts";
 import type { AstroHandler } from "./pages/astro-handler.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
+import { registerMcpRoutes } from "./routes/mcp.ts";
 import { registerPageRoutes } from "./routes/pages.ts";
+import { registerPaymentWebhookRoutes } from "./routes/payment-webhooks.ts";
+import { registerStoreRoutes } from "./routes/store.ts";
 import { liveDiscovery } from "./routes/live-discovery.ts";
 import type { AppConfig, RouteDeps } from "./routes/route-deps.ts";
 import { registerServiceRoutes } from "./routes/service.ts";
@@ -58,11 +64,19 @@ export function createApp(deps: AppDeps): H3 {
   registerServiceRoutes(app, routeDeps);
   registerAgentRoutes(app, routeDeps);
   registerWaitlistRoutes(app, routeDeps);
+  registerCheckRoutes(app, routeDeps);
+  registerStoreRoutes(app, routeDeps);
+  registerPaymentWebhookRoutes(app, routeDeps);
+  registerMcpRoutes(app, routeDeps);
   if (deps.pages) registerPageRoutes(app, routeDeps, deps.pages);
   const discovery = { content: deps.services.content, siteUrl: deps.config.siteUrl, docsUrl: deps.config.docsUrl };
   const extras = { openapi: deps.site?.routes.has("/openapi.json") ?? false, mcpCard: deps.site?.routes.has("/.well-known/mcp/server-card.json") ?? false };
   // Static routes last: their catch-all answers everything no other route took.
-  registerStaticRoutes(app, { site: deps.site, live: liveDiscovery(discovery, deps.services, extras) });
+  registerStaticRoutes(app, {
+    site: deps.site,
+    live: liveDiscovery(discovery, deps.services, extras),
+    countApiMiss: async (event) => rememberLimits(event, await enforceRateLimit(deps.services.limiter, "api-misses", clientAddress(event, deps.config.trustProxy))),
+  });
   return app;
 }
 
@@ -78,7 +92,7 @@ function preflightHeaders(): Headers {
   return new Headers({
     ...CORS_HEADERS,
     "Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, Content-Type, If-None-Match, Idempotency-Key",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, If-None-Match, Idempotency-Key, MCP-Protocol-Version, Last-Event-ID",
     "Access-Control-Max-Age": "86400",
   });
 }

@@ -7,13 +7,20 @@ import { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { ensureServerSecret } from "./db/settings.ts";
 import type { Logger } from "./log.ts";
+import { checkerSettingsFromConfig } from "./checks/settings.ts";
+import { isOperationAvailable } from "../src/lib/discovery/state.ts";
+import { findOperation } from "../src/lib/registry.ts";
 import { AgentService } from "./services/agents.ts";
+import { ChecksService } from "./services/checks.ts";
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, ratePolicies } from "./services/rate-limiter.ts";
 import { ServiceStateMonitor } from "./services/service-state.ts";
+import { createCommerceServices } from "./services/store.ts";
 import { TokenOwnerCache } from "./services/token-owner-cache.ts";
 import { WaitlistService } from "./services/waitlist.ts";
 
 export interface ComposeOptions {
+  /** DNS for the readiness checker (tests make fixture names resolve). */
+  checkerLookup?: ConstructorParameters<typeof ChecksService>[0]["lookup"];
   now?: () => Date;
   /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s). */
   stateTtlMs?: number;
@@ -25,13 +32,14 @@ export interface ComposeOptions {
  */
 export async function composeServices(config: Config, log: Logger, options: ComposeOptions = {}): Promise<AppServices> {
   const now = options.now ?? (() => new Date());
+  const content = getContent(config.root);
   let policies;
   try {
-    policies = ratePolicies(config.rateLimit.overrides);
+    // The free checks a day come from content/pricing.yaml unless RATE_LIMITS says otherwise.
+    policies = ratePolicies({ "checks-daily": { limit: content.pricing.checks.free_checks_per_day, windowSeconds: 86_400 }, ...config.rateLimit.overrides });
   } catch (error) {
     throw new ConfigError(`Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const content = getContent(config.root);
   const versions = currentPolicyVersions(content);
   const database = new Database(config.database);
   await database.configure();
@@ -61,8 +69,26 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     agents: new AgentService({ db, now, privacyVersion: versions.privacy_version, onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId) }),
     tokenOwners,
     waitlist: new WaitlistService({ db, now, privacyVersion: versions.privacy_version, legendTermsVersion: versions.legend_terms_version }),
+    checks: new ChecksService({
+      db,
+      now,
+      settings: checkerSettingsFromConfig(config),
+      siteUrl: config.siteUrl,
+      docsUrl: config.docsUrl,
+      pricing: content.pricing.checks,
+      serverSecret,
+      unlockPaths: async () => {
+        const state = await monitor.current();
+        return {
+          checkout: isOperationAvailable(findOperation("checkoutCheck"), state, content.service),
+          redeem: isOperationAvailable(findOperation("redeemCredit"), state, content.service),
+        };
+      },
+      ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
+    }),
     surveySchema: buildAgentSurveySchema(content.survey),
     serverSecret,
     now,
+    ...createCommerceServices({ config, content, db, now, serverSecret, log }),
   };
 }

@@ -34,6 +34,8 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_BASE: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
+  /** How long one call to the payment provider may take before it counts as failed (503). */
+  STRIPE_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(80_000).default(10_000),
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
   CHECKS_ALLOWED_TARGETS: z.string().default(""),
@@ -55,7 +57,7 @@ export interface Config {
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
   bodyLimitBytes: number;
-  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; apiBase: string | undefined };
+  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; apiBase: string | undefined; timeoutMs: number };
   mail: { smtpUrl: string | undefined; from: string };
   checksAllowedTargets: string[];
 }
@@ -99,7 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE, timeoutMs: e.STRIPE_TIMEOUT_MS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
     checksAllowedTargets: allowed,
   };

@@ -6,6 +6,7 @@ import { composeServices } from "./compose.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createLogger } from "./log.ts";
 import { loadAstroHandler } from "./pages/astro-handler.ts";
+import { startCommerceJobs } from "./services/commerce-jobs.ts";
 import { loadSiteFiles } from "./static/site-files.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
@@ -36,6 +37,7 @@ if (!site) log.warn({ dist: config.distDir }, "no build found: static URLs answe
 
 const pages = await loadAstroHandler(config.distDir);
 const app = createApp({ config, log, site, services, pages });
+const jobs = startCommerceJobs(services, log);
 const server = createServer(toNodeHandler(app));
 server.keepAliveTimeout = 5_000;
 server.listen(config.port, config.host, () => {
@@ -50,7 +52,8 @@ function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
-  server.close(() => {
+  server.close(async () => {
+    await jobs.stop();
     services.database.close();
     log.info("stopped");
     process.exit(0);

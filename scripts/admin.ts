@@ -1,6 +1,9 @@
 // Staff CLI: `npm run admin -- <command> …`; every command answers --help.
 import { defineCommand, runMain } from "citty";
 import { agentsCommand, tokensCommand, trustCommand } from "./admin/agents.ts";
+import { creditsCommand } from "./admin/credits.ts";
+import { outboxCommand } from "./admin/outbox.ts";
+import { storeCommands } from "./admin/store.ts";
 import { switchesCommand } from "./admin/switches.ts";
 import { waitlistsCommand } from "./admin/waitlists.ts";
 
@@ -12,6 +15,10 @@ const main = defineCommand({
     agents: agentsCommand,
     trust: trustCommand,
     waitlists: waitlistsCommand,
+    credits: creditsCommand,
+    orders: storeCommands.orders,
+    entitlements: storeCommands.entitlements,
+    outbox: outboxCommand,
   },
 });
 

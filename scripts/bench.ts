@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { benchBuild } from "./bench/build-bench.ts";
 import { benchApi } from "./bench/api-bench.ts";
+import { benchChecksSection } from "./bench/checks-section.ts";
 import { benchServing } from "./bench/serve-bench.ts";
 import { loadGenerator } from "./bench/lib/load.ts";
 import { printSection, type BenchSection } from "./bench/lib/report.ts";
@@ -34,6 +35,7 @@ const benches: Record<string, () => Promise<BenchSection>> = {
     await ensureBuilt();
     return benchApi(distDir, siteUrl, port);
   },
+  checks: benchChecksSection,
 };
 
 console.log(`# Benchmarks\n\nMachine: ${(await import("node:os")).cpus().length} cores, Node ${process.version}. Load generator: ${loadGenerator}; servers in their own processes.`);

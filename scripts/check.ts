@@ -3,7 +3,8 @@ import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 import { TargetNotAllowedError } from "../api/checks/address-guard.ts";
 import { runReadinessCheck, type CheckProgress } from "../api/checks/run-check.ts";
 import { parseProfiles } from "../api/checks/scoring.ts";
-import { CheckerConfigurationError, checkerSettingsFromEnv } from "../api/checks/settings.ts";
+import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/settings.ts";
+import { ConfigError, loadConfig } from "../api/config.ts";
 
 const USAGE = `Usage: npm run check -- <domain or URL> [--json] [--profile a,b] [--fail-under N]
 
@@ -70,7 +71,7 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   const result = await runReadinessCheck({
     target,
-    settings: checkerSettingsFromEnv(process.env),
+    settings: checkerSettingsFromConfig(loadConfig()),
     ...(profile === undefined ? {} : { profile }),
     onProgress: (event) => log(progressLine(event)),
   });
@@ -83,7 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof TargetNotAllowedError || error instanceof CheckerConfigurationError || error instanceof RangeError) {
+  if (error instanceof TargetNotAllowedError || error instanceof CheckerConfigurationError || error instanceof ConfigError || error instanceof RangeError) {
     console.error(`cannot check: ${error.message}`);
   } else if (error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
     console.error(`${error.message}\n\n${USAGE}`);

@@ -1,4 +1,3 @@
-import { z } from "zod";
 
 /** Raised when the checker is configured in a way that would weaken its SSRF guard. */
 export class CheckerConfigurationError extends Error {
@@ -78,28 +77,6 @@ export function defineCheckerSettings(input: CheckerSettingsInput = {}): Checker
   };
 }
 
-const CheckerEnvSchema = z.object({
-  NODE_ENV: z.string().trim().default("development"),
-  CHECKS_ALLOWED_TARGETS: z
-    .string()
-    .default("")
-    .transform((value) => value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")),
-  SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
-});
-
-/** Reads `NODE_ENV`, `CHECKS_ALLOWED_TARGETS` and `SITE_URL`; pure, so the service's config module can call it. */
-export function checkerSettingsFromEnv(env: Record<string, string | undefined>): CheckerSettings {
-  const parsed = CheckerEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new CheckerConfigurationError(`invalid checker environment: ${z.prettifyError(parsed.error)}`);
-  }
-  return defineCheckerSettings({
-    production: parsed.data.NODE_ENV === "production",
-    allowedTargets: parsed.data.CHECKS_ALLOWED_TARGETS,
-    ...(parsed.data.SITE_URL === undefined ? {} : { siteUrl: parsed.data.SITE_URL }),
-  });
-}
-
 const ALLOWED_TARGET_PATTERN = /^(\[[0-9a-fA-F:.]+\]|[^\s:/@[\]]+)(?::(\d{1,5}))?$/;
 
 export function parseAllowedTarget(entry: string): AllowedTarget {
@@ -131,4 +108,9 @@ export function isAllowListed(url: URL, settings: CheckerSettings): boolean {
 export function effectivePort(url: URL): number {
   if (url.port !== "") return Number(url.port);
   return url.protocol === "https:" ? 443 : 80;
+}
+
+/** The checker's settings from the service's parsed configuration (api/config.ts). */
+export function checkerSettingsFromConfig(config: { env: string; checksAllowedTargets: readonly string[]; siteUrl: string }): CheckerSettings {
+  return defineCheckerSettings({ production: config.env === "production", allowedTargets: config.checksAllowedTargets, siteUrl: config.siteUrl });
 }

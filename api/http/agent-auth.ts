@@ -26,7 +26,11 @@ export interface AgentAuthDeps {
  * against the caller's address, so guessing tokens runs into a 429.
  */
 export async function authenticateAgent(event: H3Event, deps: AgentAuthDeps, address: string, scope: string | null): Promise<TokenOwner> {
-  const header = event.req.headers.get("authorization");
+  return authenticateBearer(event.req.headers.get("authorization"), deps, address, scope);
+}
+
+/** The same, from the `Authorization` header's value (MCP tools read it from the transport's request). */
+export async function authenticateBearer(header: string | null, deps: AgentAuthDeps, address: string, scope: string | null): Promise<TokenOwner> {
   if (!header) throw unauthorized("Send an agent token as Authorization: Bearer <token>; get one from POST /api/v1/agents/register.");
   const match = /^Bearer +([^\s]+)\s*$/i.exec(header);
   const fail = async (detail: string, error: "invalid_token" | "invalid_request" = "invalid_token") => {

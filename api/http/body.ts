@@ -22,7 +22,7 @@ function tooLarge(limitBytes: number): ApiProblem {
  * The body's bytes, refusing (413) as soon as they pass the limit rather than after reading them
  * all. On Node the request stream is read directly: the web-stream wrapper cost ~100 µs a request.
  */
-async function readLimited(event: H3Event, limitBytes: number): Promise<Uint8Array> {
+export async function readLimited(event: H3Event, limitBytes: number): Promise<Uint8Array> {
   const declared = Number(event.req.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw new ApiProblem("payload-too-large", `The body is ${declared} bytes; the limit is ${limitBytes}.`);
   const chunks: Uint8Array[] = [];

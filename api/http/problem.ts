@@ -1,6 +1,7 @@
 import type { H3Event } from "h3";
 import { problemType, type ProblemCode } from "../../src/lib/problems.ts";
 import { absolute, paths } from "../../src/lib/urls.ts";
+import { limitsOf } from "./rate-limit.ts";
 import { requestIdOf } from "./request-id.ts";
 import { completeResponse } from "./responses.ts";
 
@@ -59,7 +60,7 @@ export function problemResponse(event: H3Event, problem: ApiProblem, siteUrl: st
   return completeResponse(event, JSON.stringify(body), {
     status: problem.status,
     type: "application/problem+json",
-    headers: { "Access-Control-Allow-Origin": "*", ...problem.options.headers },
+    headers: { "Access-Control-Allow-Origin": "*", ...limitsOf(event), ...problem.options.headers },
   });
 }
 

@@ -2,11 +2,13 @@ import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
 import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
 import type { FieldError, FormResult, PageServices, PublicConfig } from "../../src/lib/page-services.ts";
 import { WaitlistSignupSchema } from "../../src/schemas/requests/waitlist.ts";
+import { CheckInputSchema } from "../../src/schemas/requests/checks.ts";
 import type { AppServices } from "../app-services.ts";
 import { violationsOf } from "../http/body.ts";
 import { requireAvailable } from "../http/guard.ts";
 import { ApiProblem, type Violation } from "../http/problem.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
+import { storePageServices } from "./store-page-services.ts";
 
 /** `#/interests/2` → `interests`: the form field a violation belongs to. */
 function fieldOf(pointer: string): string {
@@ -49,5 +51,26 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
         const { legend } = await services.waitlist.join(parsed.data);
         return { legend };
       }),
+    runCheck: (input) =>
+      asForm(async () => {
+        await requireAvailable("runCheck", services.monitor, services.content.service);
+        await enforceRateLimit(services.limiter, "checks", address, "checks-daily");
+        const parsed = CheckInputSchema.safeParse(input);
+        if (!parsed.success) throw new ApiProblem("validation-failed", "invalid", { errors: violationsOf(parsed.error) });
+        const report = await services.checks.run(parsed.data);
+        return { id: report.id };
+      }),
+    async readReport(id) {
+      const stored = await services.checks.find(id);
+      return stored ? services.checks.view(stored) : null;
+    },
+    redeemCode: (id, code) =>
+      asForm(async () => {
+        await requireAvailable("redeemCredit", services.monitor, services.content.service);
+        await enforceRateLimit(services.limiter, "check-payments", address);
+        const redeemed = await services.checks.redeem(id, code);
+        return { credits_remaining: redeemed.credits_remaining };
+      }),
+    ...storePageServices(services, address, asForm),
   };
 }

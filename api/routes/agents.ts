@@ -6,7 +6,7 @@ import { authenticateAgent } from "../http/agent-auth.ts";
 import { readJson } from "../http/body.ts";
 import { clientAddress } from "../http/client.ts";
 import { requireAvailable } from "../http/guard.ts";
-import { enforceRateLimit } from "../http/rate-limit.ts";
+import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
 import { jsonResponse } from "../http/responses.ts";
 
 export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): void {
@@ -17,7 +17,7 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
   app.post("/api/v1/agents/register", async (event) => {
     await requireAvailable("registerAgent", monitor, service);
     const address = clientAddress(event, config.trustProxy);
-    const limits = await enforceRateLimit(limiter, "agent-register", address);
+    const limits = rememberLimits(event, await enforceRateLimit(limiter, "agent-register", address));
     const input = await readJson(event, AgentRegistrationSchema, { limitBytes: config.bodyLimitBytes });
     const { agent, token, scopes } = await agents.register(input, "api");
     return jsonResponse(event, { agent_id: agent.id, token, token_type: "Bearer", scopes, trust: agent.trust, created_at: agent.created_at }, { status: 201, headers: limits });
@@ -26,7 +26,7 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
   app.post("/api/v1/agents/waitlist", async (event) => {
     await requireAvailable("joinAgentWaitlist", monitor, service);
     const owner = await authenticateAgent(event, auth, clientAddress(event, config.trustProxy), "waitlist:write");
-    const limits = await enforceRateLimit(limiter, "agent-writes", owner.tokenId);
+    const limits = rememberLimits(event, await enforceRateLimit(limiter, "agent-writes", owner.tokenId));
     const entry = await readJson(event, AgentWaitlistEntrySchema, { limitBytes: config.bodyLimitBytes });
     const joined = await agents.joinWaitlist(owner, entry);
     return jsonResponse(event, { status: "received", ...joined }, { status: 201, headers: limits });
@@ -35,7 +35,7 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
   app.post("/api/v1/agents/survey", async (event) => {
     await requireAvailable("answerAgentSurvey", monitor, service);
     const owner = await authenticateAgent(event, auth, clientAddress(event, config.trustProxy), "survey:write");
-    const limits = await enforceRateLimit(limiter, "agent-writes", owner.tokenId);
+    const limits = rememberLimits(event, await enforceRateLimit(limiter, "agent-writes", owner.tokenId));
     const body = await readJson(event, services.surveySchema, { limitBytes: config.bodyLimitBytes });
     const answered = await agents.answerSurvey(owner, body.survey_version, body.answers);
     return jsonResponse(event, { status: "received", survey_version: body.survey_version, ...answered }, { status: 201, headers: limits });

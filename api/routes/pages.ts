@@ -9,7 +9,13 @@ import { requestIdOf } from "../http/request-id.ts";
 import type { RouteDeps } from "./route-deps.ts";
 
 /** Pages Astro renders on demand (`prerender = false`), and the methods each answers. */
-export const ON_DEMAND_PAGES: readonly { path: string; methods: readonly ("GET" | "POST")[] }[] = [{ path: "/waitlist", methods: ["GET", "POST"] }];
+export const ON_DEMAND_PAGES: readonly { path: string; methods: readonly ("GET" | "POST")[] }[] = [
+  { path: "/waitlist", methods: ["GET", "POST"] },
+  { path: "/checks", methods: ["GET", "POST"] },
+  { path: "/checks/:id", methods: ["GET", "POST"] },
+  { path: "/store/return", methods: ["GET"] },
+  { path: "/store/buy/:id", methods: ["POST"] },
+];
 
 /**
  * A form post from another site is refused: browsers send `Sec-Fetch-Site` and `Origin`, and a

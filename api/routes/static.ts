@@ -9,6 +9,8 @@ import { markStatic } from "../http/static-request.ts";
 
 export interface StaticDeps {
   site: SiteFiles | null;
+  /** Counts a request under /api/ that matched nothing; returns its RateLimit headers (throws 429 over the limit). */
+  countApiMiss?: (event: H3Event) => Promise<Record<string, string>>;
   /** Live documents (capabilities, service state…) computed per request from the base file. */
   live: Map<string, (event: H3Event, base: StaticRoute) => Response | Promise<Response>>;
 }
@@ -42,7 +44,7 @@ function negotiate(event: H3Event, site: SiteFiles | null, route: StaticRoute): 
 }
 
 /** Everything the per-URL routes did not take: HEAD, other methods, unknown paths, a missing build. */
-function serve(event: H3Event, deps: StaticDeps): Response | Promise<Response> {
+async function serve(event: H3Event, deps: StaticDeps): Promise<Response> {
   const path = event.url.pathname;
   const method = event.req.method;
   const { site } = deps;
@@ -50,10 +52,11 @@ function serve(event: H3Event, deps: StaticDeps): Response | Promise<Response> {
     throw new ApiProblem("service-unavailable", "The site has not been built yet; run `npm run build`.", { headers: { "Retry-After": "30" } });
   }
   const route = site.routes.get(path);
+  const served = route !== undefined && (method === "GET" || method === "HEAD");
+  // A miss under /api/ counts against a per-address limit (its headers go on the problem).
+  if (!served && path.startsWith("/api/") && deps.countApiMiss) await deps.countApiMiss(event);
   if (!route) return notFound(event, site, path, method);
-  if (method !== "GET" && method !== "HEAD") {
-    throw new ApiProblem("method-not-allowed", `${path} answers GET and HEAD only.`, { headers: { Allow: "GET, HEAD" } });
-  }
+  if (!served) throw new ApiProblem("method-not-allowed", `${path} answers GET and HEAD only.`, { headers: { Allow: "GET, HEAD" } });
   const live = route.entry.live ? deps.live.get(path) : undefined;
   return live ? live(event, route) : negotiate(event, site, route);
 }

@@ -3,14 +3,14 @@ import { WaitlistSignupSchema } from "../../src/schemas/requests/waitlist.ts";
 import { readJson } from "../http/body.ts";
 import { clientAddress } from "../http/client.ts";
 import { requireAvailable } from "../http/guard.ts";
-import { enforceRateLimit } from "../http/rate-limit.ts";
+import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
 import { jsonResponse } from "../http/responses.ts";
 import type { RouteDeps } from "./route-deps.ts";
 
 export function registerWaitlistRoutes(app: H3, { config, services }: RouteDeps): void {
   app.post("/api/v1/waitlist", async (event) => {
     await requireAvailable("joinWaitlist", services.monitor, services.content.service);
-    const limits = await enforceRateLimit(services.limiter, "waitlist", clientAddress(event, config.trustProxy));
+    const limits = rememberLimits(event, await enforceRateLimit(services.limiter, "waitlist", clientAddress(event, config.trustProxy)));
     const signup = await readJson(event, WaitlistSignupSchema, { limitBytes: config.bodyLimitBytes });
     return jsonResponse(event, await services.waitlist.join(signup), { status: 202, headers: limits });
   });

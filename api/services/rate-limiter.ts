@@ -8,8 +8,10 @@ export interface RateLimitPolicy {
 }
 
 /** Defaults per named limit (requests per window); `RATE_LIMITS` overrides any of them. */
-export const DEFAULT_RATE_LIMITS: Record<RateLimitName | "agent-auth-failures", RateLimitPolicy> = {
+export const DEFAULT_RATE_LIMITS: Record<RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses", RateLimitPolicy> = {
   checks: { limit: 10, windowSeconds: 60 },
+  // The free checks a client may run a day; compose.ts takes the number from content/pricing.yaml.
+  "checks-daily": { limit: 20, windowSeconds: 86_400 },
   "check-payments": { limit: 10, windowSeconds: 60 },
   "store-checkout": { limit: 10, windowSeconds: 60 },
   "session-lookup": { limit: 60, windowSeconds: 60 },
@@ -17,6 +19,10 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName | "agent-auth-failures", 
   "agent-writes": { limit: 30, windowSeconds: 60 },
   "agent-register": { limit: 10, windowSeconds: 3600 },
   waitlist: { limit: 5, windowSeconds: 60 },
+  // Every POST /mcp and GET /api/v1/tools; a tool call also counts against its HTTP twin's limit.
+  mcp: { limit: 120, windowSeconds: 60 },
+  // Requests under /api/ that match nothing (404, 405): probing for endpoints costs the prober.
+  "api-misses": { limit: 300, windowSeconds: 60 },
   // Failed token presentations per client address: guessing tokens costs the guesser, not the owner.
   "agent-auth-failures": { limit: 20, windowSeconds: 60 },
 };
@@ -110,10 +116,10 @@ export function ratePolicies(overrides: Record<string, RateLimitPolicy>): Record
   return policies;
 }
 
-/** `RateLimit-Policy` and `RateLimit` per draft-ietf-httpapi-ratelimit-headers. */
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+/** `RateLimit-Policy` and `RateLimit` per draft-ietf-httpapi-ratelimit-headers: one list item per policy. */
+export function rateLimitHeaders(...decisions: RateLimitDecision[]): Record<string, string> {
   return {
-    "RateLimit-Policy": `"${decision.name}";q=${decision.policy.limit};w=${decision.policy.windowSeconds}`,
-    RateLimit: `"${decision.name}";r=${decision.remaining};t=${decision.resetSeconds}`,
+    "RateLimit-Policy": decisions.map((decision) => `"${decision.name}";q=${decision.policy.limit};w=${decision.policy.windowSeconds}`).join(", "),
+    RateLimit: decisions.map((decision) => `"${decision.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(", "),
   };
 }

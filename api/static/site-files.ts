@@ -61,6 +61,9 @@ export async function loadSiteFiles(distDir: string): Promise<SiteFiles | null> 
     }
     routes.set(route.url, { ...route, headers, ...(twin ? { markdownTwin: twin } : {}) });
   }
+  // RFC 9727 §2: the catalog names itself with rel="api-catalog", also in answer to HEAD.
+  const catalog = routes.get("/.well-known/api-catalog");
+  if (catalog) routes.set(catalog.url, { ...catalog, headers: [...catalog.headers, ["Link", '</.well-known/api-catalog>; rel="api-catalog"']] });
   const home = routes.get("/");
   if (home) routes.set("/", { ...home, headers: [...home.headers, ["Link", homeLinkHeader(routes)]] });
   let notFoundHtml: Uint8Array | null = null;
@@ -84,7 +87,8 @@ function homeLinkHeader(routes: Map<string, StaticRoute>): string {
     ["/llms.txt", 'rel="describedby"; type="text/plain"'],
     ["/terms.json", 'rel="terms-of-service"; type="application/json"'],
     ["/policies/privacy", 'rel="privacy-policy"; type="text/html"'],
-    ["/.well-known/ai-catalog.json", 'rel="ai-catalog"; type="application/json"'],
+    ["/.well-known/ai-catalog.json", 'rel="ai-catalog"; type="application/ai-catalog+json"'],
+    ["/.well-known/ard.json", 'rel="ard"; type="application/ai-catalog+json"'],
   ];
   return candidates
     .filter(([url]) => routes.has(url))

@@ -22,7 +22,12 @@ import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../sch
 import { StoreCheckoutSchema } from "../schemas/requests/store-checkout.ts";
 import { WaitlistSignupSchema } from "../schemas/requests/waitlist.ts";
 import { AgentRegisteredSchema, AgentStandingSchema, AgentSurveyReceivedSchema, AgentWaitlistReceivedSchema } from "../schemas/responses/agents.ts";
+import { CheckoutStartedSchema, PurchaseSessionSchema } from "../schemas/responses/store.ts";
 import { HealthSchema, PublicConfigSchema, StatusSchema, WaitlistReceivedSchema } from "../schemas/responses/service.ts";
+import { CheckCheckoutResultSchema, CheckReportSchema, RedeemResultSchema } from "../schemas/responses/checks.ts";
+import { AiCatalogSchema, ApiCatalogSchema, ApiRootSchema } from "../schemas/catalogs.ts";
+import { McpRequestSchema, McpResponseSchema, McpServerCardSchema, ToolIndexSchema } from "../schemas/mcp.ts";
+import { SkillsIndexSchema } from "../schemas/skill.ts";
 import { absolute, paths } from "./urls.ts";
 
 /** Request bodies: validated by the server with exactly these schemas, published under `/schemas/`. */
@@ -36,6 +41,8 @@ export function requestSchemas(content: Content): Record<string, z.ZodType> {
     "check-redeem": CheckRedeemSchema,
     "store-checkout": StoreCheckoutSchema,
     waitlist: WaitlistSignupSchema,
+    // The MCP SDK validates the message itself; this is the envelope it accepts, for OpenAPI and clients.
+    "mcp-request": McpRequestSchema,
   };
 }
 
@@ -64,9 +71,21 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   "agent-survey-received": AgentSurveyReceivedSchema,
   "agent-standing": AgentStandingSchema,
   "waitlist-received": WaitlistReceivedSchema,
+  "checkout-started": CheckoutStartedSchema,
+  "purchase-session": PurchaseSessionSchema,
   health: HealthSchema,
   status: StatusSchema,
   config: PublicConfigSchema,
+  "check-report": CheckReportSchema,
+  "api-root": ApiRootSchema,
+  "api-catalog": ApiCatalogSchema,
+  "ai-catalog": AiCatalogSchema,
+  "skills-index": SkillsIndexSchema,
+  "mcp-server-card": McpServerCardSchema,
+  "mcp-response": McpResponseSchema,
+  "tool-index": ToolIndexSchema,
+  "check-redeemed": RedeemResultSchema,
+  "check-checkout-result": CheckCheckoutResultSchema,
 };
 
 /** A JSON Schema 2020-12 document whose `$id` is the absolute URL it is served at. */

@@ -116,13 +116,12 @@ export function cdnFiles(manifest: RouteManifest, apiOrigin: string): { headers:
     }
     const rules: [string, string][] = [["Cache-Control", CACHE_CONTROL[route.cache]]];
     if (isCorsType(route.type)) rules.push(...Object.entries(CORS_HEADERS));
-    if (`/${route.file}` !== url) {
-      redirects.push(`${url} /${route.file} 200`);
-      rules.push(["Content-Type", route.type]);
-    }
+    if (`/${route.file}` !== url) redirects.push(`${url} /${route.file} 200`);
+    // A CDN types a file by its extension: say so when the manifest's type differs (openapi.json is not plain JSON).
+    if (`/${route.file}` !== url || route.type !== typeForFile(route.file)) rules.push(["Content-Type", route.type]);
     headerBlocks.push([url, rules]);
   }
-  for (const dynamic of ["/api/*", "/health", "/mcp", "/mcp/*", "/checks/*", "/store/return"]) {
+  for (const dynamic of ["/api/*", "/health", "/mcp", "/mcp/*", "/checks/*", "/store/return", "/store/buy/*"]) {
     redirects.push(`${dynamic} ${apiOrigin}${dynamic.replace("*", ":splat")} 200`);
   }
   const headers = headerBlocks.map(([url, rules]) => `${url}\n${rules.map(([name, value]) => `  ${name}: ${value}`).join("\n")}`).join("\n");

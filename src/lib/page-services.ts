@@ -21,4 +21,13 @@ export type FormResult<T> = { ok: true; value: T } | { ok: false; status: number
 export interface PageServices {
   config(): Promise<PublicConfig>;
   joinWaitlist(input: unknown): Promise<FormResult<{ legend: boolean }>>;
+  /** Runs a readiness check; the page then redirects to the report. */
+  runCheck(input: unknown): Promise<FormResult<{ id: string }>>;
+  /** A report as the API shows it, or `null` when there is none with this id. */
+  readReport(id: string): Promise<import("../schemas/responses/checks.ts").CheckReport | null>;
+  redeemCode(id: string, code: string): Promise<FormResult<{ credits_remaining: number }>>;
+  /** Starts a hosted checkout for the store's buy button; the page then redirects to `url`. */
+  startCheckout(productId: string): Promise<FormResult<{ url: string }>>;
+  /** A purchase as `GET /api/v1/store/sessions/{session_id}` shows it (the checkout return page). */
+  purchaseSession(sessionId: string): Promise<FormResult<import("../schemas/responses/store.ts").PurchaseSession>>;
 }

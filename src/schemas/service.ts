@@ -9,6 +9,8 @@ export const ServiceSettingsSchema = z.strictObject({
   /** Semantic version of the public API surface. */
   version: z.string().regex(/^\d+\.\d+\.\d+$/, "must be a semantic version like 1.2.0"),
   tagline: text(1, 120),
+  /** At most 100 characters, where a spec caps descriptions that short (the MCP server card); defaults to the tagline, shortened. */
+  short_description: text(1, 100).optional(),
   description: text(1, 600),
   contact: z.strictObject({ email: EmailSchema, security: EmailSchema }),
   /** What the build publishes; switched-off things answer 404. */

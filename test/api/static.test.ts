@@ -123,6 +123,18 @@ describe("serving the built site", () => {
     expect(link).toContain('</index.md>; rel="alternate"; type="text/markdown"');
   });
 
+  it("negotiates Markdown on the docs home too", async () => {
+    const response = await get("/docs", { accept: "text/markdown" });
+    expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await response.text()).toMatch(/^# .* documentation/);
+  });
+
+  it("names the api-catalog with rel=api-catalog, also in answer to HEAD (RFC 9727 §2)", async () => {
+    const head = await app.request("/.well-known/api-catalog", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("link")).toBe('</.well-known/api-catalog>; rel="api-catalog"');
+  });
+
   it("answers HEAD with the headers and no body", async () => {
     const response = await app.request("/api/v1/docs", { method: "HEAD" });
     expect(response.status).toBe(200);
@@ -158,6 +170,13 @@ describe("addresses that are not published", () => {
     const markdown = await get("/no-such-page", { accept: "text/markdown" });
     expect(markdown.status).toBe(404);
     expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+  });
+
+  it("counts misses under /api/ against a per-address limit and says so in RateLimit headers", async () => {
+    const response = await get("/api/v1/__nonexistent__");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("ratelimit-policy")).toBe('"api-misses";q=300;w=60');
+    expect(response.headers.get("ratelimit")).toMatch(/^"api-misses";r=\d+;t=\d+$/);
   });
 
   it("answers 405 with Allow for a method a URL does not take", async () => {

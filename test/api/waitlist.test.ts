@@ -48,7 +48,10 @@ describe("POST /api/v1/waitlist", () => {
   });
 
   it("answers 422 without consent, with an old privacy version, or a bad address", async () => {
-    const noConsent = await expectProblem(await join(signup("x@example.com", { consent: false })), 422, "validation-failed");
+    const refused = await join(signup("x@example.com", { consent: false }));
+    // The limit was counted, so the error carries its RateLimit headers too.
+    expect(refused.headers.get("ratelimit-policy")).toBe('"waitlist";q=5;w=60');
+    const noConsent = await expectProblem(refused, 422, "validation-failed");
     expect(noConsent.errors).toEqual([{ pointer: "#/consent", detail: "must be true: joining the list needs your consent" }]);
     const old = await expectProblem(await join(signup("x@example.com", { consent_version: "privacy-2026-09-15" })), 422, "validation-failed");
     expect(old.errors).toEqual([{ pointer: "#/consent_version", detail: expect.stringContaining(PRIVACY_VERSION) }]);

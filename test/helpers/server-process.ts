@@ -10,13 +10,15 @@ export interface RunningServer {
 
 /**
  * Starts the real server (`api/server.ts`, as `npm run serve` does) on the port the test build was
- * made for, and waits until it answers.
+ * made for (or `env.PORT`: a second instance behind the same SITE_URL), and waits until it answers.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const { distDir, port, siteUrl } = inject("site");
+  const { distDir, port: builtPort, siteUrl: builtUrl } = inject("site");
+  const port = env.PORT ? Number(env.PORT) : builtPort;
+  const siteUrl = env.PORT ? `http://127.0.0.1:${port}` : builtUrl;
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
-    env: { ...process.env, NODE_ENV: "test", PORT: String(port), HOST: "127.0.0.1", SITE_URL: siteUrl, DIST_DIR: distDir, LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, NODE_ENV: "test", PORT: String(port), HOST: "127.0.0.1", SITE_URL: builtUrl, DIST_DIR: distDir, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -29,7 +29,18 @@ describe("the route manifest", () => {
 
   it("marks the documents that reflect runtime state as live", () => {
     const live = Object.entries(manifest.routes).filter(([, route]) => route.live).map(([url]) => url).sort();
-    expect(live).toEqual(["/.well-known/service-state.json", "/agents.json", "/capabilities.json", "/pricing.json"]);
+    // The AI catalog and the MCP card follow the `mcp` switch; the card is the same document at three addresses.
+    expect(live).toEqual([
+      "/.well-known/ai-catalog.json",
+      "/.well-known/ard.json",
+      "/.well-known/mcp.json",
+      "/.well-known/mcp/server-card.json",
+      "/.well-known/service-state.json",
+      "/agents.json",
+      "/capabilities.json",
+      "/mcp/server-card",
+      "/pricing.json",
+    ]);
   });
 
   it("stores a URL that is both a leaf and a prefix as separate files", () => {
@@ -74,5 +85,7 @@ describe("files for a CDN", () => {
     expect(headers).toMatch(/^\/\*\n  X-Content-Type-Options: nosniff/);
     expect(headers).toContain('/.well-known/api-catalog\n  Cache-Control: public, max-age=3600\n  Access-Control-Allow-Origin: *');
     expect(headers).toContain('Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    // A file whose type is not its extension's (openapi.json) carries the type for the CDN.
+    expect(headers).toMatch(/\n\/openapi\.json\n(?: {2}.*\n)*? {2}Content-Type: application\/vnd\.oai\.openapi\+json/);
   });
 });

@@ -3,7 +3,7 @@ import { absolute, paths } from "../urls.ts";
 import { availableOperations, serviceRef, type DiscoveryContext } from "./documents.ts";
 import type { ServiceState } from "./state.ts";
 
-const SCOPE_DESCRIPTIONS: Record<string, string> = {
+export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   "waitlist:write": "Join the agent waiting list (once per registration).",
   "survey:write": "Answer the agent survey (once per registration).",
 };

@@ -64,8 +64,8 @@ export function serviceStateDocument(ctx: DiscoveryContext, state: ServiceState)
     service: serviceRef(ctx),
     status: degraded ? ("degraded" as const) : ("ok" as const),
     checked_at: state.checkedAt,
-    forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, state.switches[name] ? "open" : "closed"])),
-    features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, state.switches[name] ? "on" : "off"])),
+    forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, state.switches[name] ? ("open" as const) : ("closed" as const)])),
+    features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, state.switches[name] ? ("on" as const) : ("off" as const)])),
     components: { ...state.components },
     unavailable,
   };

@@ -23,6 +23,9 @@ export const TYPES = {
   text: "text/plain; charset=utf-8",
   html: "text/html; charset=utf-8",
   xml: "application/xml; charset=utf-8",
+  openapi: "application/vnd.oai.openapi+json",
+  mcpCard: "application/mcp-server-card+json",
+  aiCatalog: "application/ai-catalog+json",
 } as const;
 
 /** One file the build writes and the server (or a CDN) answers at `url`. */

@@ -1,10 +1,14 @@
+import { AI_CATALOG_PATHS, aiCatalogDocument } from "../discovery/ai-catalog.ts";
 import { apiCatalogDocument } from "../discovery/api-catalog.ts";
+import { agentsMarkdown } from "../discovery/agents-md.ts";
 import { agentsDocument } from "../discovery/agents.ts";
 import { capabilitiesDocument, roadmapDocument, serviceRef, serviceStateDocument, termsDocument } from "../discovery/documents.ts";
 import { pricingDocument } from "../discovery/pricing.ts";
 import { skillsIndexDocument } from "../discovery/skills.ts";
 import { fullyAvailableState } from "../discovery/state.ts";
 import { allPublishedSchemas } from "../json-schemas.ts";
+import { MCP_CARD_PATHS, serverCardDocument } from "../discovery/mcp-card.ts";
+import { openApiDocument } from "../openapi/document.ts";
 import { OPERATIONS } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
 import { jsonArtifact, TYPES, type Artifact, type BuildContext } from "./artifact.ts";
@@ -28,11 +32,30 @@ export function discoveryArtifacts(ctx: BuildContext, extras: { openapi: boolean
     jsonArtifact("/api/v1", apiRootDocument(ctx), "discovery"),
   ];
   for (const [name, schema] of schemas) artifacts.push(jsonArtifact(paths.schema(name), schema, "discovery", TYPES.schema));
+  artifacts.push(...agentSurfaceArtifacts(ctx, extras, live));
   if (ctx.content.service.publish.agent_skills) {
     artifacts.push(jsonArtifact("/.well-known/agent-skills/index.json", skillsIndexDocument(ctx), "discovery"));
     for (const skill of ctx.content.skills) {
       artifacts.push({ url: paths.skill(skill.slug), body: skill.raw, type: TYPES.markdown, cache: "discovery" });
     }
+  }
+  return artifacts;
+}
+
+/**
+ * The agent-native surface: OpenAPI, AGENTS.md, the AI catalog (at both ARD paths) and the MCP server
+ * card (at its canonical path and the scanners' aliases, the same bytes). The catalog and the card
+ * follow the `mcp` switch, so they are live: the server answers them from the same functions.
+ */
+function agentSurfaceArtifacts(ctx: BuildContext, extras: { openapi: boolean; mcpCard: boolean }, live: (artifact: Artifact) => Artifact): Artifact[] {
+  const state = fullyAvailableState(ctx.builtAt);
+  const artifacts: Artifact[] = [{ url: "/AGENTS.md", body: agentsMarkdown(ctx), type: TYPES.markdown, cache: "docs" }];
+  if (extras.openapi) artifacts.push(jsonArtifact("/openapi.json", openApiDocument(ctx), "discovery", TYPES.openapi));
+  const catalog = aiCatalogDocument(ctx, state);
+  for (const url of AI_CATALOG_PATHS) artifacts.push(live(jsonArtifact(url, catalog, "live", TYPES.aiCatalog)));
+  if (extras.mcpCard) {
+    const card = serverCardDocument(ctx);
+    for (const url of MCP_CARD_PATHS) artifacts.push(live(jsonArtifact(url, card, "live", TYPES.mcpCard)));
   }
   return artifacts;
 }
@@ -45,6 +68,7 @@ function apiRootDocument(ctx: BuildContext) {
     docs: absolute(ctx.docsUrl, paths.docsHome()),
     capabilities: site("/capabilities.json"),
     api_catalog: site("/.well-known/api-catalog"),
+    openapi: site("/openapi.json"),
     operations: OPERATIONS.map((operation) => ({ id: operation.id, method: operation.method, path: operation.path, summary: operation.summary })),
   };
 }

@@ -1,5 +1,5 @@
 import { PROBLEM_TYPES } from "../problems.ts";
-import { sortDocs } from "../sidebar.ts";
+import { buildSidebar, sortDocs } from "../sidebar.ts";
 import { absolute, paths } from "../urls.ts";
 import { TYPES, type Artifact, type BuildContext } from "./artifact.ts";
 
@@ -29,10 +29,22 @@ function homeMarkdown(ctx: BuildContext): string {
   ].join("\n");
 }
 
+/** The docs home as Markdown: every section and page, linking to their Markdown. */
+function docsHomeMarkdown(ctx: BuildContext): string {
+  const lines = [`# ${ctx.content.service.name} documentation`, "", `> Every page is Markdown at its address plus .md. The index for agents: ${absolute(ctx.siteUrl, "/llms.txt")}`, ""];
+  for (const group of buildSidebar(ctx.content.docs)) {
+    lines.push(`## ${group.title ?? "Pages"}`, "");
+    for (const { doc } of group.pages) lines.push(`- [${doc.data.title}](${absolute(ctx.docsUrl, paths.docMarkdown(doc.path))}): ${doc.data.description}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
 export function pageMarkdownArtifacts(ctx: BuildContext): Artifact[] {
   const { articles, records } = ctx.content;
   return [
     md("/index.md", homeMarkdown(ctx)),
+    md("/docs.md", docsHomeMarkdown(ctx)),
     ...articles.map((article) =>
       md(`/articles/${article.slug}.md`, `# ${article.data.title}\n\n> ${article.data.description}\n\n${article.data.author}, ${article.data.published_at.slice(0, 10)}\n\n${article.body.trimEnd()}\n`),
     ),

@@ -30,6 +30,10 @@ export function llmsTxt(ctx: BuildContext): string {
   lines.push(link("API catalog", absolute(ctx.siteUrl, "/.well-known/api-catalog"), "RFC 9727 linkset of the API"));
   lines.push(link("Pricing", absolute(ctx.siteUrl, "/pricing.json"), "plans and published prices"));
   lines.push(link("Documentation index (JSON)", absolute(ctx.siteUrl, "/api/v1/docs"), "every page with its version"));
+  lines.push(link("OpenAPI", absolute(ctx.siteUrl, "/openapi.json"), "OpenAPI 3.1 description of every endpoint, body, status and error"));
+  lines.push(link("AGENTS.md", absolute(ctx.siteUrl, "/AGENTS.md"), "how an agent should work with this service"));
+  lines.push(link("AI catalog", absolute(ctx.siteUrl, "/.well-known/ai-catalog.json"), "the MCP server, the API and the skills, for agent registries"));
+  if (service.publish.agent_skills) lines.push(link("Agent skills", absolute(ctx.siteUrl, "/.well-known/agent-skills/index.json"), "step-by-step skills with digests"));
   lines.push("");
   lines.push("## Policies", "");
   for (const policy of policies) {
@@ -106,6 +110,7 @@ export function sitemapPages(ctx: BuildContext): { path: string; lastmod: string
     ...(service.publish.resources && resources.length > 0 ? [{ path: "/resources", lastmod: ctx.builtAt }] : []),
     { path: "/store", lastmod: ctx.builtAt },
     { path: "/waitlist", lastmod: ctx.builtAt },
+    { path: "/checks", lastmod: ctx.builtAt },
   ];
 }
 

@@ -1,0 +1,147 @@
+import Stripe from "stripe";
+import type { z } from "zod";
+import {
+  CheckoutSessionSchema,
+  PaymentEventSchema,
+  PaymentIntentSchema,
+  RefundSchema,
+  type CheckoutSession,
+  type PaymentEvent,
+  type PaymentIntent,
+  type Refund,
+} from "./stripe-objects.ts";
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string | undefined;
+  /** A stripe-mock-compatible server for local work and tests; never in production (config refuses it). */
+  apiBase: string | undefined;
+  timeoutMs: number;
+}
+
+/**
+ * The provider could not give an answer we can act on: unreachable, timed out, a 5xx, an answer we
+ * could not parse, or a refusal of our own request. The caller answers 503 and changes nothing.
+ */
+export class PaymentsUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PaymentsUnavailableError";
+  }
+}
+
+/** The webhook's signature or timestamp does not verify for these exact bytes. */
+export class WebhookSignatureError extends Error {}
+
+/**
+ * The SDK client. An explicit timeout (the SDK's default is 80 s) and one network retry: the SDK
+ * retries connection errors, 409s and 5xx with the same idempotency key
+ * (https://docs.stripe.com/api/idempotent_requests), so a retry can never charge twice.
+ */
+export function createStripeClient(settings: StripeSettings): Stripe {
+  const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
+  return new Stripe(settings.secretKey, {
+    timeout: settings.timeoutMs,
+    maxNetworkRetries: 1,
+    telemetry: false,
+    appInfo: { name: "agent-ready-service" },
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === "http:" ? 80 : 443),
+          protocol: base.protocol === "http:" ? "http" : "https",
+        }
+      : {}),
+  });
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+}
+
+/**
+ * The calls this service makes to the payment provider, each answer parsed with zod. Store
+ * checkout uses hosted Checkout Sessions; report unlocks and credit packs use PaymentIntents.
+ */
+export class PaymentsGateway {
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly webhookSecret: string | undefined,
+  ) {}
+
+  async #call<S extends z.ZodType>(what: string, schema: S, request: () => Promise<unknown>): Promise<z.output<S>> {
+    let answer: unknown;
+    try {
+      answer = await request();
+    } catch (error) {
+      throw new PaymentsUnavailableError(`The payment provider failed to ${what}`, { cause: error });
+    }
+    const parsed = schema.safeParse(answer);
+    if (!parsed.success) throw new PaymentsUnavailableError(`The payment provider's answer to ${what} was not understood`, { cause: parsed.error });
+    return parsed.data;
+  }
+
+  /** `idempotencyKey` is ours and deterministic per order, so a repeated call returns the same session. */
+  createCheckoutSession(params: Stripe.Checkout.SessionCreateParams, idempotencyKey: string): Promise<CheckoutSession> {
+    return this.#call("create a checkout session", CheckoutSessionSchema, () => this.stripe.checkout.sessions.create(params, { idempotencyKey }));
+  }
+
+  /** The session with its line items, or `null` when the provider has no such session. */
+  async retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | null> {
+    let missing = false;
+    const session = await this.#call("read a checkout session", CheckoutSessionSchema.nullable(), async () => {
+      try {
+        return await this.stripe.checkout.sessions.retrieve(sessionId, { expand: ["line_items"] });
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+        missing = true;
+        return null;
+      }
+    });
+    return missing ? null : session;
+  }
+
+  createPaymentIntent(params: Stripe.PaymentIntentCreateParams, idempotencyKey: string): Promise<PaymentIntent> {
+    return this.#call("create a payment intent", PaymentIntentSchema, () => this.stripe.paymentIntents.create(params, { idempotencyKey }));
+  }
+
+  async retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntent | null> {
+    let missing = false;
+    const intent = await this.#call("read a payment intent", PaymentIntentSchema.nullable(), async () => {
+      try {
+        return await this.stripe.paymentIntents.retrieve(paymentIntentId);
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+        missing = true;
+        return null;
+      }
+    });
+    return missing ? null : intent;
+  }
+
+  /** A full refund of the payment; the key makes a repeated request refund once. */
+  createRefund(paymentIntentId: string, idempotencyKey: string, metadata: Record<string, string> = {}): Promise<Refund> {
+    return this.#call("refund a payment", RefundSchema, () => this.stripe.refunds.create({ payment_intent: paymentIntentId, metadata }, { idempotencyKey }));
+  }
+
+  /**
+   * Verifies the `Stripe-Signature` header over the exact bytes received, with the SDK's default
+   * 300 s tolerance (https://docs.stripe.com/webhooks#verify-events), then parses the envelope.
+   */
+  verifyWebhook(rawBody: Uint8Array, signature: string): PaymentEvent {
+    if (!this.webhookSecret) throw new PaymentsUnavailableError("STRIPE_WEBHOOK_SECRET is not configured");
+    let event: unknown;
+    try {
+      event = this.stripe.webhooks.constructEvent(Buffer.from(rawBody), signature, this.webhookSecret);
+    } catch (error) {
+      throw new WebhookSignatureError(error instanceof Error ? error.message : "the signature does not verify");
+    }
+    const parsed = PaymentEventSchema.safeParse(event);
+    if (!parsed.success) throw new WebhookSignatureError("the event is not a payment-provider event");
+    return parsed.data;
+  }
+
+  get webhooksConfigured(): boolean {
+    return Boolean(this.webhookSecret);
+  }
+}

@@ -1,0 +1,44 @@
+import { createHmac, randomBytes } from "node:crypto";
+
+// Crockford Base32 (https://www.crockford.com/base32.html): no I, L, O or U, so a code read
+// aloud or retyped survives; the check symbol is the value mod 37, with five extra symbols.
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const CHECK_ALPHABET = `${ALPHABET}*~$=U`;
+const SYMBOLS = 20;
+
+/** 20 random symbols (100 bits) and a check symbol, shown as `XXXXX-XXXXX-XXXXX-XXXXX-C`. */
+export function generateCreditCode(): string {
+  const bytes = randomBytes(13);
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  value &= (1n << 100n) - 1n;
+  const symbols = [...Array(SYMBOLS)].map((_, index) => ALPHABET[Number((value >> BigInt(5 * (SYMBOLS - 1 - index))) & 31n)] ?? "0").join("");
+  return `${symbols.match(/.{5}/g)?.join("-") ?? symbols}-${checkSymbol(symbols)}`;
+}
+
+function checkSymbol(symbols: string): string {
+  let value = 0n;
+  for (const symbol of symbols) value = value * 32n + BigInt(ALPHABET.indexOf(symbol));
+  return CHECK_ALPHABET[Number(value % 37n)] ?? "0";
+}
+
+export type CodeCheck = { ok: true; normalised: string } | { ok: false; reason: "malformed" | "check-symbol" };
+
+/**
+ * Normalises what a person typed (case, hyphens, spaces; I and L read as 1, O as 0) and verifies
+ * the check symbol, so a typo is answered at once without a database lookup.
+ */
+export function normaliseCreditCode(input: string): CodeCheck {
+  const cleaned = input.toUpperCase().replace(/[\s-]/g, "").replace(/[IL]/g, "1").replace(/O/g, "0");
+  if (cleaned.length !== SYMBOLS + 1) return { ok: false, reason: "malformed" };
+  const symbols = cleaned.slice(0, SYMBOLS);
+  const check = cleaned.slice(SYMBOLS);
+  if (![...symbols].every((symbol) => ALPHABET.includes(symbol)) || !CHECK_ALPHABET.includes(check)) return { ok: false, reason: "malformed" };
+  if (checkSymbol(symbols) !== check) return { ok: false, reason: "check-symbol" };
+  return { ok: true, normalised: cleaned };
+}
+
+/** What is stored: an HMAC under the server secret, so a copy of the database cannot be tried offline. */
+export function hashCreditCode(secret: string, normalised: string): string {
+  return createHmac("sha256", secret).update(`credit-code:${normalised}`).digest("hex");
+}

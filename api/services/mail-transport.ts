@@ -1,0 +1,44 @@
+import { createTransport } from "nodemailer";
+
+/** A rendered message, ready for SMTP. */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailTransport {
+  /**
+   * Hands the message to the SMTP server; resolves once the server accepted it. `messageId` is
+   * stable per outbox row, so a message re-sent after a crash can be recognised as the same one.
+   */
+  send(mail: OutgoingMail & { from: string; messageId: string }): Promise<void>;
+  close(): void;
+}
+
+/**
+ * SMTP through nodemailer from `SMTP_URL` (`smtp://user:pass@host:587`, or `smtps://` for implicit
+ * TLS; nodemailer upgrades with STARTTLS when offered). Timeouts are short and well under the
+ * outbox lease, so a hung server cannot make two workers send the same row.
+ */
+export function createSmtpTransport(smtpUrl: string): MailTransport {
+  const url = new URL(smtpUrl);
+  const transporter = createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : url.protocol === "smtps:" ? 465 : 587,
+    secure: url.protocol === "smtps:",
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  return {
+    async send(mail) {
+      await transporter.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { defineCommand } from "citty";
+import { getContent } from "../../src/content/load-content.ts";
+import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/db/credits.ts";
+import { hashCreditCode, normaliseCreditCode } from "../../api/services/credit-codes.ts";
+import { ensureServerSecret } from "../../api/db/settings.ts";
+import { ChecksService } from "../../api/services/checks.ts";
+import { checkerSettingsFromConfig } from "../../api/checks/settings.ts";
+import { AdminError, printRows, withDatabase, type AdminContext } from "./context.ts";
+
+/** A code given by id (cc_…) or by the code itself. */
+async function resolveCode({ client, config }: AdminContext, reference: string) {
+  if (reference.startsWith("cc_")) return findCreditCode(client, { id: reference });
+  const checked = normaliseCreditCode(reference);
+  if (!checked.ok) throw new AdminError(`${reference} is neither a code id (cc_…) nor a valid credit code`);
+  return findCreditCode(client, { hash: hashCreditCode(await ensureServerSecret(client, config.serverSecret), checked.normalised) });
+}
+
+export const creditsCommand = defineCommand({
+  meta: { name: "credits", description: "Credit codes for readiness reports: issue a pack by hand, show balance and ledger, revoke." },
+  subCommands: {
+    issue: defineCommand({
+      meta: { name: "issue", description: "Issue a code with N credits (e.g. a refund or a goodwill pack). The code is shown once." },
+      args: {
+        credits: { type: "positional", description: "How many credits", required: true },
+        email: { type: "string", description: "Who it is for (kept with the code)" },
+      },
+      run: ({ args }) =>
+        withDatabase(async ({ client, config }) => {
+          const credits = Number(args.credits);
+          if (!Number.isInteger(credits) || credits < 1 || credits > 10_000) throw new AdminError("Credits must be a whole number from 1 to 10000");
+          const content = getContent(config.root);
+          const service = new ChecksService({
+            db: () => client,
+            now: () => new Date(),
+            settings: checkerSettingsFromConfig(config),
+            siteUrl: config.siteUrl,
+            docsUrl: config.docsUrl,
+            pricing: content.pricing.checks,
+            serverSecret: await ensureServerSecret(client, config.serverSecret),
+            unlockPaths: async () => ({ checkout: false, redeem: true }),
+          });
+          const issued = await service.issueCode(credits, "staff", null, args.email ?? null);
+          if (!issued) throw new AdminError("The code could not be stored");
+          console.log(`Code:    ${issued.code}\nId:      ${issued.id}\nCredits: ${credits}\n\nThe code is shown this once; it is stored only as an HMAC.`);
+        }),
+    }),
+    show: defineCommand({
+      meta: { name: "show", description: "A code's balance and its ledger (by id or by the code itself)." },
+      args: { code: { type: "positional", description: "cc_… id or the code", required: true }, json: { type: "boolean", description: "Print JSON" } },
+      run: ({ args }) =>
+        withDatabase(async (context) => {
+          const code = await resolveCode(context, args.code);
+          if (!code) throw new AdminError("No such credit code");
+          const ledger = await creditLedger(context.client, code.id);
+          if (args.json) {
+            console.log(JSON.stringify({ ...code, ledger }, null, 2));
+            return;
+          }
+          printRows([{ ...code, hint: `…${code.hint}` }], false);
+          console.log("");
+          printRows(ledger, false);
+          console.log(`\nLedger total ${ledger.reduce((sum, entry) => sum + entry.delta, 0)} = credits remaining ${code.credits_remaining}.`);
+        }),
+    }),
+    revoke: defineCommand({
+      meta: { name: "revoke", description: "Revoke a code: its remaining credits are removed (recorded in the ledger)." },
+      args: { code: { type: "positional", description: "cc_… id or the code", required: true } },
+      run: ({ args }) =>
+        withDatabase(async (context) => {
+          const code = await resolveCode(context, args.code);
+          if (!code) throw new AdminError("No such credit code");
+          if (!(await revokeCreditCode(context.client, code.id, new Date().toISOString()))) throw new AdminError(`${code.id} was already revoked`);
+          console.log(`Revoked ${code.id} (${code.credits_remaining} credit(s) removed).`);
+        }),
+    }),
+  },
+});

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import type { Content } from "../../content/model.ts";
+import { SCOPE_DESCRIPTIONS } from "../discovery/agents.ts";
+import { requestSchemas, RESPONSE_SCHEMAS } from "../json-schemas.ts";
+import { PROBLEM_TYPES } from "../problems.ts";
+import { AGENT_SCOPES } from "../registry.ts";
+
+type Json = Record<string, unknown>;
+
+/** `agent-waitlist-entry` → `AgentWaitlistEntry`: the component name of a schema published as `/schemas/<name>.json`. */
+export function componentName(schemaName: string): string {
+  return schemaName
+    .split(/[^a-zA-Z0-9]+/)
+    .filter((part) => part !== "")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
+export const schemaRef = (schemaName: string) => ({ $ref: `#/components/schemas/${componentName(schemaName)}` });
+export const problemResponseRef = (status: number) => ({ $ref: `#/components/responses/Problem${status}` });
+export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** OpenAPI 3.1's dialect is JSON Schema 2020-12, the same as `/schemas/`; the `$schema` member is left out. */
+function toComponent(schema: z.ZodType, io: "input" | "output"): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "throw" }) as Json;
+  return rest;
+}
+
+/** Every request body (as sent) and response body (as answered), under the names `/schemas/` publishes them by. */
+export function schemaComponents(content: Content): Json {
+  const components: Json = {};
+  const add = (name: string, schema: z.ZodType, io: "input" | "output") => {
+    const key = componentName(name);
+    if (key in components) throw new Error(`Two schemas map to the OpenAPI component ${key}`);
+    components[key] = toComponent(schema, io);
+  };
+  for (const [name, schema] of Object.entries(requestSchemas(content))) add(name, schema, "input");
+  for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) add(name, schema, "output");
+  return components;
+}
+
+/** Response headers, by the names the operations reference. */
+export const HEADERS: Json = {
+  RateLimit: {
+    description: "What is left of each limit this request counted against (draft-ietf-httpapi-ratelimit-headers), e.g. `\"checks\";r=9;t=60`.",
+    schema: { type: "string" },
+  },
+  RateLimitPolicy: {
+    description: "The limits that apply: quota `q` per window `w` seconds, e.g. `\"checks\";q=10;w=60`.",
+    schema: { type: "string" },
+  },
+  RetryAfter: { description: "Seconds to wait before retrying (RFC 9110 §10.2.3).", schema: { type: "integer", minimum: 0 } },
+  WWWAuthenticate: {
+    description: "`Bearer realm=\"agents\"`, with `error=\"invalid_token\"` when a bad token was sent or `error=\"insufficient_scope\", scope=\"…\"` (RFC 6750 §3).",
+    schema: { type: "string" },
+  },
+  Allow: { description: "The methods this address accepts.", schema: { type: "string" } },
+};
+
+const STATUS_HEADERS: Record<number, Json> = {
+  401: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
+  403: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
+  405: { Allow: headerRef("Allow") },
+  429: { "Retry-After": headerRef("RetryAfter"), RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimitPolicy") },
+  503: { "Retry-After": headerRef("RetryAfter") },
+};
+
+/**
+ * One problem response per status, its description naming every problem `code` the API answers with
+ * at that status (each has a page at `/problems/<code>`). Every error is `application/problem+json`.
+ */
+export function problemResponses(): Json {
+  const statuses = [...new Set(PROBLEM_TYPES.map((type) => type.status))].sort((a, b) => a - b);
+  const responses: Json = {};
+  for (const status of statuses) {
+    const types = PROBLEM_TYPES.filter((type) => type.status === status);
+    const description = types.map((type) => `\`${type.code}\`: ${type.title}.`).join(" ");
+    const headers = STATUS_HEADERS[status];
+    responses[`Problem${status}`] = {
+      description,
+      ...(headers ? { headers } : {}),
+      content: { "application/problem+json": { schema: schemaRef("problem") } },
+    };
+  }
+  return responses;
+}
+
+/**
+ * Agent tokens are bearer tokens (RFC 6750), not OAuth 2.0: there is no authorization server, so an
+ * `oauth2` scheme would send clients looking for one. OpenAPI 3.1 lets a non-OAuth requirement list
+ * "role names which are required for the execution" (§4.8.30): operations list the scope they need
+ * there, and `x-scopes` documents each scope, as `/agents.json` does.
+ */
+export function securitySchemes(): Json {
+  const scopes = Object.fromEntries(AGENT_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope]));
+  return {
+    agentToken: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "agt_ followed by 32 base62 characters and a 6-character checksum",
+      description: `An agent access token from POST /api/v1/agents/register (shown once), sent as \`Authorization: Bearer <token>\`. Each operation's security requirement names the scope it needs (none: any valid token). Scopes: ${AGENT_SCOPES.map((scope) => `\`${scope}\` (${scopes[scope] ?? scope})`).join(", ")}.`,
+      "x-scopes": scopes,
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { DOC_PATH_PATTERN } from "../../schemas/doc.ts";
+import { MCP_PROTOCOL_VERSIONS } from "../discovery/mcp-card.ts";
+import type { Operation } from "../registry.ts";
+import { absolute } from "../urls.ts";
+import { headerRef, problemResponseRef, schemaRef } from "./components.ts";
+
+type Json = Record<string, unknown>;
+
+/** The versioned API's base: the api-catalog anchors it, so it is the document's `servers` entry (RFC 9727 §4.1). */
+export const API_BASE = "/api/v1";
+
+/** The key under `paths` and, for operations outside the API base, the site-root server they need. */
+export function pathKey(operation: Operation): { key: string; atRoot: boolean } {
+  if (operation.path.startsWith(`${API_BASE}/`)) return { key: operation.path.slice(API_BASE.length), atRoot: false };
+  return { key: operation.path, atRoot: true };
+}
+
+const TAGS: Record<string, string> = {
+  docs: "Documentation pages as JSON, with their Markdown and versions",
+  policies: "Published policies and their versions",
+  articles: "Articles",
+  resources: "Recommended agents, services, software, guides and directories",
+  records: "Public records: claims with labels and evidence",
+  mcp: "The MCP server and its tool catalogue",
+  store: "The store: catalogue, hosted checkout, delivery and downloads",
+  checks: "Agent-readiness checks and report unlocks",
+  agents: "Agent registration, the agent waiting list and survey",
+  waitlist: "The people's waiting list",
+  service: "Health, status and public runtime switches",
+  discovery: "Machine-readable discovery documents",
+};
+
+export const TAG_LIST = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
+
+function tagOf(operation: Operation): string {
+  if (operation.capability) return operation.capability.split(".")[0] ?? "discovery";
+  if (operation.path.startsWith("/api/v1/webhooks/")) return "store";
+  if (operation.path.startsWith("/api/v1/archive/docs/")) return "docs";
+  if (operation.path.startsWith("/api/v1/archive/policies/")) return "policies";
+  return "discovery";
+}
+
+const PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  path: "The page path: one to four lower-case segments joined by `/`, sent as they are (the slashes are not percent-encoded).",
+  slug: "The lower-case slug.",
+  session_id: "The checkout session id (`cs_live_…` or `cs_test_…`); the id is the credential. Any other form is 404.",
+  token: "The signed token from the delivery e-mail's link.",
+  key: "The page or policy key the version belongs to.",
+  version: "The superseded version, e.g. `privacy-2026-09-15`.",
+  file: "The schema's file name, e.g. `agents.json`.",
+};
+
+function pathParameter(operation: Operation, name: string): Json {
+  let schema: Json = { type: "string" };
+  let description = PARAMETER_DESCRIPTIONS[name] ?? name;
+  if (name === "path") schema = { type: "string", pattern: DOC_PATH_PATTERN };
+  if (name === "id" && operation.path.startsWith("/api/v1/checks/")) {
+    schema = { type: "string", format: "uuid" };
+    description = "The report's id (a UUID); the id is the link to the report.";
+  } else if (name === "id") {
+    description = "The catalogue item's id, as in /api/v1/products.";
+  }
+  return { name, in: "path", required: true, description, schema };
+}
+
+/** Request headers an operation reads besides `Authorization` and `Content-Type` (which OpenAPI describes elsewhere). */
+const HEADER_PARAMETERS: Record<string, Json[]> = {
+  callMcp: [
+    {
+      name: "MCP-Protocol-Version",
+      in: "header",
+      required: false,
+      description: "The negotiated protocol revision, on every request after initialize (MCP transports). Send `Accept: application/json, text/event-stream`.",
+      schema: { type: "string", enum: [...MCP_PROTOCOL_VERSIONS] },
+    },
+  ],
+  startStoreCheckout: [
+    {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "Retrying with the same key and body returns the same checkout session instead of a second one (draft-ietf-httpapi-idempotency-key-header).",
+      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+    },
+  ],
+};
+
+function rateLimitHeaders(operation: Operation): Json {
+  return operation.rateLimit ? { RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimitPolicy") } : {};
+}
+
+function successBody(operation: Operation): Json {
+  const type = operation.responseType ?? "application/json";
+  let schema: Json;
+  if (operation.response) schema = schemaRef(operation.response);
+  else if (type.startsWith("text/")) schema = { type: "string" };
+  else if (type === "application/octet-stream") schema = { description: "The purchased file, served with its own media type." };
+  else schema = { type: "object" };
+  const content: Json = { [type]: { schema } };
+  for (const alternate of operation.alternateTypes ?? []) content[alternate] = { schema: { type: "string" } };
+  return content;
+}
+
+const SUCCESS_DESCRIPTIONS: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  206: "Partial content (a `Range` request)",
+};
+
+function responses(operation: Operation): Json {
+  const out: Json = {};
+  for (const status of operation.statuses) {
+    if (status >= 400) {
+      out[String(status)] = problemResponseRef(status);
+      continue;
+    }
+    const headers = rateLimitHeaders(operation);
+    // An MCP notification is accepted with 202 and no body (Streamable HTTP).
+    const body = status === 202 && operation.id === "callMcp" ? {} : { content: successBody(operation) };
+    out[String(status)] = {
+      description: status === 202 && operation.id === "callMcp" ? "A notification was accepted; no body" : SUCCESS_DESCRIPTIONS[status] ?? "Success",
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...body,
+    };
+  }
+  // Anything unexpected is a 500 problem that reveals nothing (DESIGN §5).
+  out["default"] = problemResponseRef(500);
+  return out;
+}
+
+/** One operation object: parameters from the path template, body, every status, security, docs. */
+export function operationObject(operation: Operation, docsUrl: string): Json {
+  const parameters: Json[] = [...operation.path.matchAll(/\{([a-z_]+)\}/g)].map((match) => pathParameter(operation, match[1] ?? ""));
+  parameters.push(...(HEADER_PARAMETERS[operation.id] ?? []));
+  const object: Json = {
+    operationId: operation.id,
+    summary: operation.summary,
+    description: `${operation.summary}. See ${absolute(docsUrl, operation.docs)}.`,
+    tags: [tagOf(operation)],
+    ...(parameters.length > 0 ? { parameters } : {}),
+  };
+  if (operation.requestSchema) {
+    object["requestBody"] = { required: operation.requestBodyOptional !== true, content: { "application/json": { schema: schemaRef(operation.requestSchema) } } };
+  }
+  object["responses"] = responses(operation);
+  if (operation.authentication.type === "bearer") {
+    object["security"] = [{ agentToken: operation.authentication.scope ? [operation.authentication.scope] : [] }];
+  }
+  if (operation.rateLimit) object["x-rate-limit"] = operation.rateLimit;
+  object["externalDocs"] = { url: absolute(docsUrl, operation.docs) };
+  return object;
+}

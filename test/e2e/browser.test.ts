@@ -1,0 +1,104 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { fitsViewport, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
+import { startServer, type RunningServer } from "../helpers/server-process.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "browser-"));
+  server = await startServer({ DATABASE_URL: `file:${join(dir, "service.db")}`, CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}` });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function open(path: string, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 }, javaScriptEnabled: false });
+  const response = await page.goto(`${server.url}${path}`);
+  expect(response?.status(), path).toBe(path === "/no-such-page" ? 404 : 200);
+  return page;
+}
+
+describe("people use the site in a real browser, without JavaScript", () => {
+  it("browse the docs through the sidebar and reach an earlier version of a page", async () => {
+    const page = await open("/docs");
+    await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Rate limits" }).click();
+    await expect.poll(() => page.url()).toBe(`${server.url}/docs/reference/rate-limits`);
+    expect(await page.locator("h1").textContent()).toBe("Rate limits");
+    await page.locator('section[aria-labelledby="versions"]').getByRole("link", { name: "reference--rate-limits-2026-10-01" }).click();
+    expect(page.url()).toContain("/archive/docs/reference--rate-limits/reference--rate-limits-2026-10-01");
+    expect(await page.getByRole("note").textContent()).toContain("superseded");
+    await screenshot(page, "docs-archived-version");
+    await page.getByRole("link", { name: "Read the current version" }).click();
+    expect(page.url()).toBe(`${server.url}/docs/reference/rate-limits`);
+    await page.close();
+  });
+
+  it("join the waiting list through the form, seeing each mistake explained first", async () => {
+    const page = await open("/waitlist");
+    await page.getByLabel("E-mail address").fill("not an address");
+    await page.getByRole("button", { name: "Join the waiting list" }).click();
+    expect(await page.getByRole("alert").textContent()).toContain("Please fix the fields below.");
+    expect(await page.locator("#email-error").textContent()).toBe("must be an e-mail address like name@example.com");
+    await screenshot(page, "waitlist-errors");
+    await page.getByLabel("E-mail address").fill("ada@example.com");
+    await page.getByLabel(/I agree to the privacy policy/).check();
+    await page.getByLabel(/Make me a legend/).check();
+    await page.getByRole("button", { name: "Join the waiting list" }).click();
+    expect(await page.getByRole("status").textContent()).toContain("you are a legend");
+    await screenshot(page, "waitlist-joined");
+    await page.close();
+  });
+
+  it("run a readiness check from the form and read the report", async () => {
+    const page = await open("/checks");
+    await page.getByLabel(/^Site/).fill(server.url);
+    await page.getByRole("button", { name: "Run the check" }).click();
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toMatch(/\/checks\/[0-9a-f-]{36}$/);
+    expect(await page.locator("h1").textContent()).toBe(`Readiness of ${server.url}`);
+    expect(await page.getByRole("img", { name: /Score \d+ out of 100/ }).count()).toBe(1);
+    expect(await page.getByRole("heading", { name: "Findings" }).count()).toBe(1);
+    await screenshot(page, "check-report");
+    await page.close();
+  });
+});
+
+describe("the pages people use are accessible", () => {
+  const pages = ["/", "/docs", "/docs/quickstart", "/policies/privacy", "/articles", "/store", "/waitlist", "/checks", "/problems/not-found", "/no-such-page"];
+
+  it.each(pages)("%s has no serious or critical axe violations", async (path) => {
+    // Our CSP refuses inline scripts, axe's included: only this audit page may bypass it.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    await page.goto(`${server.url}${path}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it.each(pages)("%s is usable at 375 px wide", async (path) => {
+    const page = await open(path, 375);
+    expect(await fitsViewport(page)).toBe(true);
+    if (path === "/" || path === "/docs/quickstart") await screenshot(page, `narrow-${path === "/" ? "home" : "docs"}`);
+    await page.close();
+  });
+
+  it("can be used from the keyboard: the skip link comes first and moves focus to the content", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/docs/quickstart`);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    expect(page.url()).toContain("#main");
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => ({ tag: document.activeElement?.tagName, inMain: Boolean(document.activeElement?.closest("main")) }));
+    expect(focused.inMain).toBe(true);
+    await page.close();
+  });
+});

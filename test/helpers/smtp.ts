@@ -1,0 +1,64 @@
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+export interface SmtpSink {
+  url: string;
+  received: ReceivedMail[];
+  /** The next `count` messages are refused with a temporary error (451). */
+  refuseNext(count: number): void;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server (smtp-server) on loopback that keeps what it receives. */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const received: ReceivedMail[] = [];
+  let refusals = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        if (refusals > 0) {
+          refusals--;
+          callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+          return;
+        }
+        received.push({ to: session.envelope.rcptTo.map((address) => address.address), raw: Buffer.concat(chunks).toString("utf8") });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.server.address();
+  if (typeof address !== "object" || !address) throw new Error("the SMTP server did not start");
+  const { port } = address;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    refuseNext: (count) => (refusals = count),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The decoded body of one MIME part (`text/plain` or `text/html`) of a raw message. */
+export function mimePart(raw: string, type: "text/plain" | "text/html"): string {
+  const start = raw.search(new RegExp(`Content-Type: ${type.replace("/", "\\/")}`, "i"));
+  if (start < 0) return "";
+  const part = raw.slice(start);
+  const headerEnd = part.search(/\r?\n\r?\n/);
+  const headers = part.slice(0, headerEnd);
+  const body = part.slice(headerEnd).replace(/^\r?\n\r?\n/, "").split(/\r?\n--/)[0] ?? "";
+  if (/Content-Transfer-Encoding: base64/i.test(headers)) return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (/Content-Transfer-Encoding: quoted-printable/i.test(headers)) {
+    const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(bytes, "latin1").toString("utf8");
+  }
+  return body;
+}
