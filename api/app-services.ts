@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Content } from "../src/content/model.ts";
 import type { Database } from "./db/database.ts";
 import type { AgentService } from "./services/agents.ts";
+import type { CheckPayments } from "./services/check-payments.ts";
 import type { ChecksService } from "./services/checks.ts";
 import type { RateLimiter } from "./services/rate-limiter.ts";
 import type { ServiceStateMonitor } from "./services/service-state.ts";
@@ -19,6 +20,8 @@ export interface AppServices {
   tokenOwners: TokenOwnerCache;
   waitlist: WaitlistService;
   checks: ChecksService;
+  /** Paying for a report: a client secret for agents, a hosted page for people. */
+  checkPayments: CheckPayments;
   /** The agent survey's body schema, generated from content/surveys/agent.yaml. */
   surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>;
   serverSecret: string;

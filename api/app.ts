@@ -1,5 +1,6 @@
 import { H3, type H3Event, type HTTPError } from "h3";
-import { CORS_HEADERS, SECURITY_HEADERS } from "../src/lib/manifest.ts";
+import { CORS_HEADERS } from "../src/lib/manifest.ts";
+import { documentHeadersFor } from "./http/document-headers.ts";
 import type { AppServices } from "./app-services.ts";
 import { isUnavailableError } from "./db/database.ts";
 import { isComplete } from "./http/complete-response.ts";
@@ -40,6 +41,7 @@ interface Timed {
 
 /** Builds the app from its dependencies; no I/O here (the server opens files and databases). */
 export function createApp(deps: AppDeps): H3 {
+  const documentHeaders = documentHeadersFor(deps.config);
   const app = new H3({
     silent: true,
     onRequest(event) {
@@ -47,7 +49,7 @@ export function createApp(deps: AppDeps): H3 {
     },
     onResponse(response, event) {
       if (!isComplete(response)) {
-        for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+        for (const [name, value] of documentHeaders) response.headers.set(name, value);
         response.headers.set("X-Request-Id", requestIdOf(event));
       }
       // Static files are the CDN's business: logged at debug level only.

@@ -7,11 +7,9 @@ import { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { ensureServerSecret } from "./db/settings.ts";
 import type { Logger } from "./log.ts";
-import { checkerSettingsFromConfig } from "./checks/settings.ts";
-import { isOperationAvailable } from "../src/lib/discovery/state.ts";
-import { findOperation } from "../src/lib/registry.ts";
 import { AgentService } from "./services/agents.ts";
-import { ChecksService } from "./services/checks.ts";
+import type { ChecksService } from "./services/checks.ts";
+import { createCheckServices } from "./services/check-services.ts";
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, ratePolicies } from "./services/rate-limiter.ts";
 import { ServiceStateMonitor } from "./services/service-state.ts";
 import { createCommerceServices } from "./services/store.ts";
@@ -60,6 +58,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     ttlMs: options.stateTtlMs ?? 1_000,
   });
   const tokenOwners = new TokenOwnerCache(options.stateTtlMs ?? 1_000, () => now().getTime());
+  const commerce = createCommerceServices({ config, content, db, now, serverSecret, log });
   const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
   return {
     content,
@@ -69,26 +68,10 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     agents: new AgentService({ db, now, privacyVersion: versions.privacy_version, onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId) }),
     tokenOwners,
     waitlist: new WaitlistService({ db, now, privacyVersion: versions.privacy_version, legendTermsVersion: versions.legend_terms_version }),
-    checks: new ChecksService({
-      db,
-      now,
-      settings: checkerSettingsFromConfig(config),
-      siteUrl: config.siteUrl,
-      docsUrl: config.docsUrl,
-      pricing: content.pricing.checks,
-      serverSecret,
-      unlockPaths: async () => {
-        const state = await monitor.current();
-        return {
-          checkout: isOperationAvailable(findOperation("checkoutCheck"), state, content.service),
-          redeem: isOperationAvailable(findOperation("redeemCredit"), state, content.service),
-        };
-      },
-      ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
-    }),
     surveySchema: buildAgentSurveySchema(content.survey),
     serverSecret,
     now,
-    ...createCommerceServices({ config, content, db, now, serverSecret, log }),
+    ...commerce,
+    ...createCheckServices({ config, content, db, now, serverSecret, monitor, commerce, ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}) }),
   };
 }

@@ -8,6 +8,7 @@ import { createLogger } from "./log.ts";
 import { loadAstroHandler } from "./pages/astro-handler.ts";
 import { startCommerceJobs } from "./services/commerce-jobs.ts";
 import { loadSiteFiles } from "./static/site-files.ts";
+import { documentHeadersFor } from "./http/document-headers.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.
@@ -32,7 +33,7 @@ try {
   }
   throw error;
 }
-const site = await loadSiteFiles(config.distDir);
+const site = await loadSiteFiles(config.distDir, documentHeadersFor(config));
 if (!site) log.warn({ dist: config.distDir }, "no build found: static URLs answer 503 until `npm run build` has run");
 
 const pages = await loadAstroHandler(config.distDir);

@@ -63,6 +63,18 @@ export function describeNonPublicAddress(address: string): string | null {
     : `${canonical} is ${description}`;
 }
 
+/**
+ * Names that are never public, judged before any DNS (a resolver may be configured to answer
+ * them with anything): RFC 6761 §6.3 `localhost`, RFC 6762 `.local`, RFC 8375 `.home.arpa`, and
+ * ICANN's reserved `.internal`.
+ */
+export function describeReservedName(hostname: string): string | null {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return `${name} is a loopback name (RFC 6761)`;
+  const suffix = [".local", ".home.arpa", ".internal"].find((candidate) => name.endsWith(candidate) || name === candidate.slice(1));
+  return suffix ? `${name} is a private network name (${suffix} is never public)` : null;
+}
+
 export interface VettedDestination {
   /** The host without IPv6 brackets, as the connect-time lookup sees it. */
   hostname: string;
@@ -95,6 +107,8 @@ export async function vetDestination(url: URL, settings: CheckerSettings, lookup
     if (why !== null && !allowListed) throw new TargetNotAllowedError("non-public-address", why, shown);
     return { hostname, addresses: [{ address: hostname, family: family === 6 ? 6 : 4 }], literal: true, allowListed };
   }
+  const reserved = describeReservedName(hostname);
+  if (reserved !== null && !allowListed) throw new TargetNotAllowedError("non-public-address", reserved, shown);
   let addresses: readonly ResolvedAddress[];
   try {
     addresses = await lookup(hostname);

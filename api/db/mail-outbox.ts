@@ -98,6 +98,20 @@ export async function markMailFinished(sql: Sql, claim: { id: string; attempts: 
 }
 
 /** A queued message that no longer makes sense (the purchase was refunded before it went). */
+/**
+ * After an outage (SMTP down), makes every waiting message due now instead of at its backoff time;
+ * with `includeFailed`, messages that used up their attempts get a fresh round. Returns how many.
+ * Sending still goes through the claim, so no message is sent twice.
+ */
+export async function makeMailDueNow(sql: Sql, now: string, includeFailed: boolean): Promise<number> {
+  const result = await sql.execute({
+    sql: `UPDATE mail_outbox SET next_attempt_at = ?, state = 'queued', attempts = CASE WHEN state = 'failed' THEN 0 ELSE attempts END
+          WHERE state = 'queued' OR (? AND state = 'failed')`,
+    args: [now, includeFailed ? 1 : 0],
+  });
+  return result.rowsAffected;
+}
+
 export function cancelQueuedMailStatement(dedupeKey: string, reason: string): SqlStatement {
   return { sql: "UPDATE mail_outbox SET state = 'cancelled', last_error = ? WHERE dedupe_key = ? AND state = 'queued'", args: [reason, dedupeKey] };
 }

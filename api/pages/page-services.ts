@@ -1,8 +1,9 @@
+import type { z } from "zod";
 import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
 import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
 import type { FieldError, FormResult, PageServices, PublicConfig } from "../../src/lib/page-services.ts";
 import { WaitlistSignupSchema } from "../../src/schemas/requests/waitlist.ts";
-import { CheckInputSchema } from "../../src/schemas/requests/checks.ts";
+import { CheckCheckoutSchema, CheckInputSchema } from "../../src/schemas/requests/checks.ts";
 import type { AppServices } from "../app-services.ts";
 import { violationsOf } from "../http/body.ts";
 import { requireAvailable } from "../http/guard.ts";
@@ -30,6 +31,13 @@ async function asForm<T>(action: () => Promise<T>): Promise<FormResult<T>> {
   }
 }
 
+/** Validates a form's fields with the API's own schema; a failure names each field as the API would. */
+function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new ApiProblem("validation-failed", "invalid", { errors: violationsOf(parsed.error) });
+  return parsed.data;
+}
+
 /** The services one page request may use, bound to the client's address for rate limits. */
 export function pageServicesFor(services: AppServices, address: string): PageServices {
   const versions = currentPolicyVersions(services.content);
@@ -46,18 +54,14 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
       asForm(async () => {
         await requireAvailable("joinWaitlist", services.monitor, services.content.service);
         await enforceRateLimit(services.limiter, "waitlist", address);
-        const parsed = WaitlistSignupSchema.safeParse(input);
-        if (!parsed.success) throw new ApiProblem("validation-failed", "invalid", { errors: violationsOf(parsed.error) });
-        const { legend } = await services.waitlist.join(parsed.data);
+        const { legend } = await services.waitlist.join(parseForm(WaitlistSignupSchema, input));
         return { legend };
       }),
     runCheck: (input) =>
       asForm(async () => {
         await requireAvailable("runCheck", services.monitor, services.content.service);
         await enforceRateLimit(services.limiter, "checks", address, "checks-daily");
-        const parsed = CheckInputSchema.safeParse(input);
-        if (!parsed.success) throw new ApiProblem("validation-failed", "invalid", { errors: violationsOf(parsed.error) });
-        const report = await services.checks.run(parsed.data);
+        const report = await services.checks.run(parseForm(CheckInputSchema, input));
         return { id: report.id };
       }),
     async readReport(id) {
@@ -71,6 +75,15 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
         const redeemed = await services.checks.redeem(id, code);
         return { credits_remaining: redeemed.credits_remaining };
       }),
+    payForReport: (id, input) =>
+      asForm(async () => {
+        await requireAvailable("checkoutCheck", services.monitor, services.content.service);
+        await enforceRateLimit(services.limiter, "check-payments", address);
+        const stored = await services.checks.find(id);
+        if (!stored) throw new ApiProblem("not-found", "No such report.");
+        return services.checkPayments.startHosted(stored, parseForm(CheckCheckoutSchema, input));
+      }),
+    confirmReportPayment: (id, sessionId) => services.checkPayments.confirmHosted(id, sessionId),
     ...storePageServices(services, address, asForm),
   };
 }

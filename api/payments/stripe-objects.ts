@@ -91,3 +91,16 @@ export const StoreMetadataSchema = z.object({
   product_id: z.string().min(1),
 });
 export type StoreMetadata = z.infer<typeof StoreMetadataSchema>;
+
+/** What report unlocks and credit packs carry in `metadata` (on the payment intent, and on a hosted session). */
+export const CheckMetadataSchema = z.object({
+  purpose: z.literal("check"),
+  report_id: z.uuid(),
+  purchase: z.enum(["unlock", "pack"]),
+  /** The pack's id; empty for an unlock. */
+  pack_id: z.string().max(64).default(""),
+  /** Credits bought: 1 for an unlock (spent on the report at once), the pack's size for a pack. */
+  credits: z.string().regex(/^[1-9][0-9]{0,4}$/),
+  email: z.string().min(3).max(320),
+});
+export type CheckMetadata = z.infer<typeof CheckMetadataSchema>;

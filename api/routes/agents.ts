@@ -8,6 +8,7 @@ import { clientAddress } from "../http/client.ts";
 import { requireAvailable } from "../http/guard.ts";
 import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
 import { jsonResponse } from "../http/responses.ts";
+import { onGet } from "../http/get-route.ts";
 
 export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): void {
   const { agents, limiter, monitor, content } = services;
@@ -41,7 +42,7 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
     return jsonResponse(event, { status: "received", survey_version: body.survey_version, ...answered }, { status: 201, headers: limits });
   });
 
-  app.get("/api/v1/agents/me", async (event) => {
+  onGet(app, "/api/v1/agents/me", async (event) => {
     await requireAvailable("getAgentStanding", monitor, service);
     const owner = await authenticateAgent(event, auth, clientAddress(event, config.trustProxy), null);
     return jsonResponse(event, agents.standing(owner));

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import { CheckInputSchema, CheckRedeemSchema } from "../../src/schemas/requests/checks.ts";
+import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../../src/schemas/requests/checks.ts";
 import { prefersMarkdown } from "../http/accept.ts";
 import { readJson } from "../http/body.ts";
 import { clientAddress } from "../http/client.ts";
@@ -8,9 +8,10 @@ import { ApiProblem } from "../http/problem.ts";
 import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
 import { completeResponse, jsonResponse } from "../http/responses.ts";
 import type { RouteDeps } from "./route-deps.ts";
+import { onGet } from "../http/get-route.ts";
 
 export function registerCheckRoutes(app: H3, { config, services }: RouteDeps): void {
-  const { checks, limiter, monitor, content } = services;
+  const { checks, checkPayments, limiter, monitor, content } = services;
   const service = content.service;
   const notFound = () => new ApiProblem("not-found", "No such report. The report's URL is the only way to it: check the id.");
 
@@ -21,7 +22,7 @@ export function registerCheckRoutes(app: H3, { config, services }: RouteDeps): v
     return jsonResponse(event, await checks.run(input), { headers: limits });
   });
 
-  app.get("/api/v1/checks/:id", async (event) => {
+  onGet(app, "/api/v1/checks/:id", async (event) => {
     await requireAvailable("getCheck", monitor, service);
     const stored = await checks.find(event.context.params?.id ?? "");
     if (!stored) throw notFound();
@@ -30,6 +31,15 @@ export function registerCheckRoutes(app: H3, { config, services }: RouteDeps): v
       return completeResponse(event, await checks.markdown(stored), { status: 200, type: "text/markdown; charset=utf-8", headers: { Vary: "Accept" } });
     }
     return jsonResponse(event, await checks.view(stored), { headers: { Vary: "Accept" } });
+  });
+
+  app.post("/api/v1/checks/:id/checkout", async (event) => {
+    await requireAvailable("checkoutCheck", monitor, service);
+    const limits = rememberLimits(event, await enforceRateLimit(limiter, "check-payments", clientAddress(event, config.trustProxy)));
+    const stored = await checks.find(event.context.params?.id ?? "");
+    if (!stored) throw notFound();
+    const input = await readJson(event, CheckCheckoutSchema, { limitBytes: config.bodyLimitBytes });
+    return jsonResponse(event, await checkPayments.start(stored, input), { headers: limits });
   });
 
   app.post("/api/v1/checks/:id/redeem", async (event) => {

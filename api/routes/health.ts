@@ -1,7 +1,8 @@
 import type { H3 } from "h3";
 import { jsonResponse } from "../http/responses.ts";
+import { onGet } from "../http/get-route.ts";
 
 /** Liveness: answers while the process can answer, whatever its dependencies are doing. */
 export function registerHealthRoutes(app: H3): void {
-  app.get("/health", (event) => jsonResponse(event, { status: "ok" }));
+  onGet(app, "/health", (event) => jsonResponse(event, { status: "ok" }));
 }

@@ -13,6 +13,7 @@ import { completeResponse, jsonResponse } from "../http/responses.ts";
 import { ToolCatalogue } from "../mcp/catalogue.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import type { RouteDeps } from "./route-deps.ts";
+import { onGet } from "../http/get-route.ts";
 
 /** The transport's own refusals (JSON-RPC error bodies) leave as problems, like every other 4xx of the API. */
 const TRANSPORT_PROBLEMS: Record<number, ProblemCode> = {
@@ -55,7 +56,6 @@ export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps)
   const site = { content: services.content, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt: services.now().toISOString() };
   const endpoint = absolute(config.siteUrl, MCP_PATH);
 
-  // HEAD too: the static catch-all would answer it otherwise, with a 404.
   const listTools = async (event: H3Event) => {
     await requireAvailable("listTools", services.monitor, service);
     const limits = await enforceRateLimit(services.limiter, "mcp", clientAddress(event, config.trustProxy));
@@ -66,8 +66,7 @@ export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps)
     if (ifNoneMatch(event, etag)) return completeResponse(event, null, { status: 304, type: "application/json", headers });
     return jsonResponse(event, { revision: listing.revision, endpoint, data: listing.descriptions }, { headers });
   };
-  app.get("/api/v1/tools", listTools);
-  app.on("HEAD", "/api/v1/tools", listTools);
+  onGet(app, "/api/v1/tools", listTools);
 
   app.post(MCP_PATH, async (event) => {
     await requireAvailable("callMcp", services.monitor, service);

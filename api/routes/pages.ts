@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from "node:http";
 import { fromNodeHandler, type H3, type H3Event } from "h3";
-import { SECURITY_HEADERS } from "../../src/lib/manifest.ts";
+import { documentHeadersFor } from "../http/document-headers.ts";
 import type { AstroHandler } from "../pages/astro-handler.ts";
 import { pageServicesFor } from "../pages/page-services.ts";
 import { clientAddress } from "../http/client.ts";
@@ -31,6 +31,7 @@ function refuseCrossSite(event: H3Event, siteUrl: string): void {
 }
 
 export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps, handler: AstroHandler): void {
+  const documentHeaders = documentHeadersFor(config);
   for (const page of ON_DEMAND_PAGES) {
     for (const method of page.methods) {
       app.on(method, page.path, (event) => {
@@ -38,7 +39,7 @@ export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps
         const node = event.runtime?.node;
         if (!node?.res) throw new ApiProblem("service-unavailable", "This page is rendered by the Node server only.");
         // The adapter writes to Node's response directly, past the app's response hook.
-        for (const [name, value] of Object.entries(SECURITY_HEADERS)) node.res.setHeader(name, value);
+        for (const [name, value] of documentHeaders) node.res.setHeader(name, value);
         node.res.setHeader("X-Request-Id", requestIdOf(event));
         node.res.setHeader("Cache-Control", "no-store");
         const locals = { services: pageServicesFor(services, clientAddress(event, config.trustProxy)) };

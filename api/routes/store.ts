@@ -8,6 +8,7 @@ import { ApiProblem } from "../http/problem.ts";
 import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
 import { jsonResponse } from "../http/responses.ts";
 import type { RouteDeps } from "./route-deps.ts";
+import { onGet } from "../http/get-route.ts";
 
 /**
  * The optional `Idempotency-Key` request header (draft-ietf-httpapi-idempotency-key-header): a
@@ -31,7 +32,7 @@ export function registerStoreRoutes(app: H3, { config, services }: RouteDeps): v
     return jsonResponse(event, started, { status: 201, headers: limits });
   });
 
-  app.get("/api/v1/store/sessions/:session_id", async (event) => {
+  onGet(app, "/api/v1/store/sessions/:session_id", async (event) => {
     await requireAvailable("getPurchaseSession", monitor, content.service);
     const limits = rememberLimits(event, await enforceRateLimit(limiter, "session-lookup", clientAddress(event, config.trustProxy)));
     return jsonResponse(event, await store.sessions.lookup(getRouterParam(event, "session_id") ?? ""), { headers: limits });

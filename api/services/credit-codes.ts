@@ -8,7 +8,19 @@ const SYMBOLS = 20;
 
 /** 20 random symbols (100 bits) and a check symbol, shown as `XXXXX-XXXXX-XXXXX-XXXXX-C`. */
 export function generateCreditCode(): string {
-  const bytes = randomBytes(13);
+  return creditCodeFromBytes(randomBytes(13));
+}
+
+/**
+ * The code a paid pack gets, derived from the payment with the server secret: a replayed webhook
+ * derives the same code (so it can never mint a second one), and the e-mail can show it when it is
+ * sent without the code ever being stored in the clear. As unguessable as the secret.
+ */
+export function deriveCreditCode(secret: string, paymentId: string): string {
+  return creditCodeFromBytes(createHmac("sha256", secret).update(`credit-code-for-payment:${paymentId}`).digest().subarray(0, 13));
+}
+
+function creditCodeFromBytes(bytes: Uint8Array): string {
   let value = 0n;
   for (const byte of bytes) value = (value << 8n) | BigInt(byte);
   value &= (1n << 100n) - 1n;

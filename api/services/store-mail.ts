@@ -3,7 +3,8 @@ import { formatMoney } from "../../src/lib/money.ts";
 import { isEntitlementActive } from "../db/store-entitlements.ts";
 import { findOrder } from "../db/store-orders.ts";
 import type { Sql } from "../db/sql.ts";
-import type { MailOutbox, RenderedMail } from "./mail-outbox.ts";
+import { composeMail as compose, mailDay as day } from "./mail-compose.ts";
+import type { MailOutbox } from "./mail-outbox.ts";
 import type { StoreCatalogue } from "./store-catalogue.ts";
 import type { StoreDownloads } from "./store-downloads.ts";
 
@@ -18,24 +19,6 @@ export interface StoreMailDeps {
 }
 
 const OrderPayload = z.object({ order_id: z.string() });
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-const day = (iso: string) => new Date(iso).toUTCString().replace(/ \d\d:\d\d:\d\d GMT$/, "");
-
-/** Paragraphs of text, each optionally with one link, rendered as plain text and as HTML. */
-function compose(subject: string, paragraphs: { text: string; link?: { label: string; url: string } }[], signature: string): RenderedMail {
-  const text = [...paragraphs.map((p) => (p.link ? `${p.text}\n${p.link.url}` : p.text)), signature].join("\n\n");
-  const html = [
-    "<!doctype html><html><body style=\"font-family: system-ui, sans-serif; line-height: 1.5\">",
-    ...paragraphs.map((p) => (p.link ? `<p>${escapeHtml(p.text)}<br><a href="${escapeHtml(p.link.url)}">${escapeHtml(p.link.label)}</a></p>` : `<p>${escapeHtml(p.text)}</p>`)),
-    `<p>${escapeHtml(signature)}</p>`,
-    "</body></html>",
-  ].join("\n");
-  return { subject, text, html };
-}
 
 /**
  * The store's e-mails, rendered when sent. The delivery e-mail carries a signed download link

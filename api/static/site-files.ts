@@ -28,7 +28,7 @@ function twinOf(url: string): string {
  * Loads the build into memory: every file the manifest lists, with its headers. `null` when there is
  * no build yet (the server then answers 503 for static URLs rather than crashing).
  */
-export async function loadSiteFiles(distDir: string): Promise<SiteFiles | null> {
+export async function loadSiteFiles(distDir: string, documentHeaders: [string, string][] = Object.entries(SECURITY_HEADERS)): Promise<SiteFiles | null> {
   let manifest: RouteManifest;
   try {
     manifest = JSON.parse(await readFile(join(distDir, "manifest.json"), "utf8")) as RouteManifest;
@@ -46,7 +46,7 @@ export async function loadSiteFiles(distDir: string): Promise<SiteFiles | null> 
   for (const route of routes.values()) {
     const twin = route.entry.type.startsWith("text/html") && routes.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
     const headers: [string, string][] = [
-      ...Object.entries(route.entry.type.startsWith("text/html") ? SECURITY_HEADERS : API_SECURITY_HEADERS),
+      ...(route.entry.type.startsWith("text/html") ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
       ["Content-Type", route.entry.type],
       ["Cache-Control", CACHE_CONTROL[route.entry.cache]],
       ["ETag", route.entry.etag],

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { listOutbox, type MailState } from "../../api/db/mail-outbox.ts";
+import { listOutbox, makeMailDueNow, type MailState } from "../../api/db/mail-outbox.ts";
 import { AdminError, printRows, withDatabase, type AdminContext } from "./context.ts";
 
 /** Loaded only when used: the payment SDK and mail libraries would slow every other command's start. */
@@ -48,6 +48,15 @@ export const outboxCommand = defineCommand({
           if (!mail.configured) throw new AdminError("SMTP_URL is not set: messages stay in the outbox (see `outbox list`).");
           const report = await mail.deliverDue(100);
           console.log(`Sent ${report.sent}, retrying ${report.retried}, failed ${report.failed}, cancelled ${report.cancelled}.`);
+        }),
+    }),
+    retry: defineCommand({
+      meta: { name: "retry", description: "After a mail outage: make every waiting message due now rather than at its backoff time; the running servers send them within seconds, each once." },
+      args: { failed: { type: "boolean", description: "Also give messages that used up their attempts (state failed) a fresh round" } },
+      run: ({ args }) =>
+        withDatabase(async (context) => {
+          const count = await makeMailDueNow(context.client, new Date().toISOString(), Boolean(args.failed));
+          console.log(`${count} message${count === 1 ? "" : "s"} due now.`);
         }),
     }),
   },

@@ -67,16 +67,25 @@ export function urlForHtmlFile(file: string): string | null {
   return `/${file.slice(0, -".html".length)}`;
 }
 
-/** Security headers for every response, static or dynamic. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  "X-Frame-Options": "DENY",
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
-  "Content-Security-Policy":
-    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://checkout.stripe.com; frame-ancestors 'none'; base-uri 'self'",
-};
+/**
+ * Security headers for HTML documents. Forms may post to this site and to the hosted checkout; a
+ * buy form's 303 to the checkout page is checked against `form-action` too, so a server whose
+ * payments point at a local stand-in (STRIPE_API_BASE, never in production) adds that origin.
+ */
+export function documentSecurityHeaders(extraFormActionOrigins: readonly string[] = []): Readonly<Record<string, string>> {
+  const formAction = ["'self'", "https://checkout.stripe.com", ...extraFormActionOrigins].join(" ");
+  return {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+    "Content-Security-Policy": `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'self'`,
+  };
+}
+
+/** The document headers of a site whose checkout is the real provider's (the CDN's `_headers`). */
+export const SECURITY_HEADERS = documentSecurityHeaders();
 
 /**
  * For responses that are not documents (JSON, problems, text): what OWASP's REST cheat sheet asks

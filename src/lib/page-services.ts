@@ -26,6 +26,10 @@ export interface PageServices {
   /** A report as the API shows it, or `null` when there is none with this id. */
   readReport(id: string): Promise<import("../schemas/responses/checks.ts").CheckReport | null>;
   redeemCode(id: string, code: string): Promise<FormResult<{ credits_remaining: number }>>;
+  /** Starts a hosted checkout to unlock a report or buy a pack (form fields `purchase`, `email`); the page then redirects to `url`. */
+  payForReport(id: string, input: unknown): Promise<FormResult<{ url: string }>>;
+  /** The buyer is back from the hosted checkout: whether the provider says it was paid (the report is then unlocked). */
+  confirmReportPayment(id: string, sessionId: string): Promise<"paid" | "pending" | "unknown">;
   /** Starts a hosted checkout for the store's buy button; the page then redirects to `url`. */
   startCheckout(productId: string): Promise<FormResult<{ url: string }>>;
   /** A purchase as `GET /api/v1/store/sessions/{session_id}` shows it (the checkout return page). */

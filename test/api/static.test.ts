@@ -115,6 +115,16 @@ describe("serving the built site", () => {
     }
   });
 
+  it("answers HEAD on the server's own GET endpoints like GET, without a body", async () => {
+    const reportId = "00000000-0000-4000-8000-000000000000";
+    for (const [path, status] of [["/health", 200], ["/status.json", 200], ["/api/v1/config", 200], ["/api/v1/tools", 200], ["/api/v1/agents/me", 401], [`/api/v1/checks/${reportId}`, 404], ["/api/v1/store/sessions/cs_test_nosuch", 503]] as const) {
+      const [got, head] = [await app.request(path), await app.request(path, { method: "HEAD" })];
+      expect([path, got.status, head.status]).toEqual([path, status, status]);
+      expect(head.headers.get("content-type")).toBe(got.headers.get("content-type"));
+      expect(await head.text()).toBe("");
+    }
+  });
+
   it("points agents at the catalog, API description, docs and Markdown from the home page", async () => {
     const link = (await get("/")).headers.get("link") ?? "";
     expect(link).toContain('</.well-known/api-catalog>; rel="api-catalog"');

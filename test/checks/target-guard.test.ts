@@ -42,9 +42,25 @@ describe("parseTarget refuses non-public targets with a precise reason", () => {
     expect(target.origin).toBe("https://172.32.0.1");
   });
 
-  it("refuses localhost because it resolves to loopback", async () => {
-    const error = await refusal("localhost", async () => [{ address: "127.0.0.1", family: 4 }]);
-    expect(error.message).toBe("localhost resolves to 127.0.0.1 is a loopback address");
+  it.each([
+    ["localhost", "localhost is a loopback name (RFC 6761)"],
+    ["api.localhost.", "api.localhost is a loopback name (RFC 6761)"],
+    ["printer.local", "printer.local is a private network name (.local is never public)"],
+    ["nas.home.arpa", "nas.home.arpa is a private network name (.home.arpa is never public)"],
+    ["db.internal", "db.internal is a private network name (.internal is never public)"],
+  ])("refuses the reserved name %s before asking DNS, whatever DNS would say", async (name, message) => {
+    let asked = false;
+    const error = await refusal(name, async () => {
+      asked = true;
+      return [{ address: "93.184.215.14", family: 4 }];
+    });
+    expect(error.message).toBe(message);
+    expect(asked).toBe(false);
+  });
+
+  it("refuses a name that resolves to loopback", async () => {
+    const error = await refusal("loopback.example", async () => [{ address: "127.0.0.1", family: 4 }]);
+    expect(error.message).toBe("loopback.example resolves to 127.0.0.1 is a loopback address");
   });
 
   it("refuses a name that resolves to a private address, even when another of its addresses is public", async () => {

@@ -1,16 +1,14 @@
 import { createHash } from "node:crypto";
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/lib/registry.ts";
+import { runAdmin } from "../helpers/admin-cli.ts";
 import { advertisedUrls, list, text } from "../helpers/advertised-urls.ts";
 import { isJson, type Json } from "../helpers/openapi.ts";
 import { startServer, type RunningServer } from "../helpers/server-process.ts";
 
-const execAsync = promisify(execFile);
 let dir: string;
 let databaseUrl: string;
 let server: RunningServer;
@@ -26,7 +24,8 @@ async function json(path: string): Promise<Json> {
 }
 
 async function admin(...args: string[]): Promise<void> {
-  await execAsync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" } });
+  const result = await runAdmin({ DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" }, ...args);
+  if (result.code !== 0) throw new Error(`admin ${args.join(" ")} failed: ${result.stderr}`);
 }
 
 /** Values for templated URLs, from the documents themselves. */

@@ -33,7 +33,7 @@ export async function createTestApp(options: { env?: Record<string, string>; sit
     process.cwd(),
   );
   const log = createLogger("silent");
-  const services = await composeServices(config, log, { stateTtlMs: options.stateTtlMs ?? 0, ...(options.now ? { now: options.now } : {}) });
+  const services = await composeServices(config, log, { stateTtlMs: options.stateTtlMs ?? 0, ...(options.now ? { now: options.now } : {}), ...(options.checkerLookup ? { checkerLookup: options.checkerLookup } : {}) });
   const site = options.site === undefined ? await builtSite() : options.site;
   const app = createApp({ config, log, site, services });
   const send: TestApp["send"] = async (method, path, body, headers = {}) => {

@@ -14,7 +14,8 @@ export interface SmtpSink {
 }
 
 /** A real SMTP server (smtp-server) on loopback that keeps what it receives. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** On `port` when given (a server that comes back where it was), else on any free port. */
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let refusals = 0;
   const server = new SMTPServer({
@@ -35,12 +36,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const address = server.server.address();
   if (typeof address !== "object" || !address) throw new Error("the SMTP server did not start");
-  const { port } = address;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${address.port}`,
     received,
     refuseNext: (count) => (refusals = count),
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -1,13 +1,11 @@
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { runCommand, type CommandDef } from "citty";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { outboxCommand } from "../../scripts/admin/outbox.ts";
 import { storeCommands } from "../../scripts/admin/store.ts";
+import { runAdmin } from "../helpers/admin-cli.ts";
 import { createStoreApp, type StoreTestApp } from "../helpers/store.ts";
 
-const run = promisify(execFile);
 let store: StoreTestApp;
 let sessionId: string;
 let orderId: string;
@@ -53,7 +51,7 @@ const download = () => store.t.send("GET", `/api/v1/store/sessions/${sessionId}/
 
 describe("npm run admin: the store", () => {
   it("registers its commands in npm run admin, each answering --help", async () => {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", "entitlements", "extend", "--help"], { env: { ...process.env, NODE_ENV: "test" } });
+    const { stdout } = await runAdmin({}, "entitlements", "extend", "--help");
     expect(stdout).toContain("USAGE");
     expect(stdout).toContain("--days");
   }, SLOW);

@@ -42,3 +42,4 @@ export const CheckCheckoutResultSchema = z.strictObject({
   pack: z.string().nullable(),
   credits: z.int().nullable(),
 });
+export type CheckCheckoutResult = z.infer<typeof CheckCheckoutResultSchema>;

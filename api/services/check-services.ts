@@ -1,0 +1,74 @@
+import type { Content } from "../../src/content/model.ts";
+import { isOperationAvailable } from "../../src/lib/discovery/state.ts";
+import { findOperation } from "../../src/lib/registry.ts";
+import { absolute } from "../../src/lib/urls.ts";
+import { checkerSettingsFromConfig } from "../checks/settings.ts";
+import type { Config } from "../config.ts";
+import type { Sql } from "../db/sql.ts";
+import { CheckFulfilment } from "./check-fulfilment.ts";
+import { registerCheckMail } from "./check-mail.ts";
+import { CheckPayments } from "./check-payments.ts";
+import { registerCheckWebhooks } from "./check-webhooks.ts";
+import { ChecksService, reportApiPath, reportPath, type ChecksServiceDeps } from "./checks.ts";
+import type { ServiceStateMonitor } from "./service-state.ts";
+import type { CommerceServices } from "./store.ts";
+
+export interface CheckServices {
+  checks: ChecksService;
+  checkPayments: CheckPayments;
+}
+
+export interface CheckServicesDeps {
+  config: Config;
+  content: Content;
+  db: () => Sql;
+  now: () => Date;
+  serverSecret: string;
+  monitor: ServiceStateMonitor;
+  commerce: Pick<CommerceServices, "payments" | "webhooks" | "mail">;
+  lookup?: ChecksServiceDeps["lookup"];
+}
+
+/** Readiness checks and their payments: the checker, reports, unlocks by card or credit, receipts. */
+export function createCheckServices({ config, content, db, now, serverSecret, monitor, commerce, lookup }: CheckServicesDeps): CheckServices {
+  const pricing = content.pricing.checks;
+  const checks = new ChecksService({
+    db,
+    now,
+    settings: checkerSettingsFromConfig(config),
+    siteUrl: config.siteUrl,
+    docsUrl: config.docsUrl,
+    pricing,
+    serverSecret,
+    unlockPaths: async () => {
+      const state = await monitor.current();
+      return {
+        checkout: isOperationAvailable(findOperation("checkoutCheck"), state, content.service),
+        redeem: isOperationAvailable(findOperation("redeemCredit"), state, content.service),
+      };
+    },
+    ...(lookup ? { lookup } : {}),
+  });
+  const fulfilment = new CheckFulfilment({ db, now, payments: commerce.payments, serverSecret });
+  if (commerce.payments) registerCheckWebhooks(commerce.webhooks, { db, payments: commerce.payments, fulfilment });
+  registerCheckMail(commerce.mail, {
+    db,
+    serverSecret,
+    reportUrl: (id) => absolute(config.docsUrl, reportPath(id)),
+    redeemApiUrl: (id) => absolute(config.siteUrl, `${reportApiPath(id)}/redeem`),
+    siteUrl: config.siteUrl,
+    serviceName: content.service.name,
+    contactEmail: content.service.contact.email,
+  });
+  const checkPayments = new CheckPayments({
+    db,
+    now,
+    payments: commerce.payments,
+    pricing,
+    siteUrl: config.siteUrl,
+    serverSecret,
+    packsOpen: async () => (await monitor.current()).switches.credit_packs,
+    fulfilment,
+  });
+  return { checks, checkPayments };
+}

@@ -1,0 +1,109 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-server.ts";
+import { launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
+import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { mimePart, startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
+
+// Paying in a real browser without JavaScript: our buy and unlock forms post to the server, which
+// sends the browser to the hosted checkout (here the fake provider's page, allowed by the CSP's
+// form-action because STRIPE_API_BASE points at it), and the provider sends it back to us.
+const WEBHOOK_SECRET = "whsec_e2e_browser";
+let server: RunningServer;
+let fake: FakeStripe;
+let smtp: SmtpSink;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "browser-pay-"));
+  smtp = await startSmtpSink();
+  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET, deliverTo: `${inject("site").siteUrl}/api/v1/webhooks/stripe` });
+  server = await startServer({
+    DATABASE_URL: `file:${join(dir, "service.db")}`,
+    STRIPE_SECRET_KEY: "sk_test_browser",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: fake.url,
+    SMTP_URL: smtp.url,
+    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}`,
+  });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await fake?.close();
+  await smtp?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false, acceptDownloads: true });
+  await page.goto(`${server.url}${path}`);
+  return page;
+}
+
+async function mailTo(address: string): Promise<string> {
+  await expect.poll(() => smtp.received.some((message) => message.to.includes(address)), { timeout: 15_000 }).toBe(true);
+  return mimePart(smtp.received.find((message) => message.to.includes(address))?.raw ?? "", "text/plain");
+}
+
+describe("paying in a real browser", () => {
+  it("buys an item from the store page through the hosted page and downloads it from the return page", async () => {
+    const page = await open("/store");
+    await page.getByRole("button", { name: "Buy Agent-readiness checklist" }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`^${fake.url}/pay/cs_test_`));
+    await page.getByLabel("E-mail").fill("shopper@example.com");
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`^${server.url}/store/return\\?session_id=cs_test_`));
+    expect(await page.locator("h1").textContent()).toContain("Thank you");
+    await screenshot(page, "store-return");
+    // axe runs as a script: audit the same page in a tab that may run it.
+    const audit = await browser.newPage({ bypassCSP: true });
+    await audit.goto(page.url());
+    expect(await seriousViolations(audit)).toEqual([]);
+    await audit.close();
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Download / }).click()]);
+    const saved = join(dir, "downloaded");
+    await download.saveAs(saved);
+    expect((await readFile(saved)).equals(await readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md")))).toBe(true);
+    expect(await mailTo("shopper@example.com")).toContain("/api/v1/downloads/");
+    await page.close();
+  });
+
+  it("unlocks a report with a credit pack bought by card, and the e-mailed code unlocks another", { timeout: 60_000 }, async () => {
+    const runCheck = async (): Promise<Page> => {
+      const page = await open("/checks");
+      await page.getByLabel(/^Site/).fill(server.url);
+      await page.getByRole("button", { name: "Run the check" }).click();
+      await expect.poll(() => page.url(), { timeout: 15_000 }).toMatch(/\/checks\/[0-9a-f-]{36}$/);
+      return page;
+    };
+    const page = await runCheck();
+    const reportUrl = page.url();
+    expect(await page.getByRole("group", { name: "Pay by card on Stripe's page" }).count()).toBe(1);
+    await page.getByRole("radio", { name: /^5 report unlocks/ }).check();
+    await page.getByLabel(/^E-mail/).fill("payer@example.com");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`^${fake.url}/pay/cs_test_`));
+    expect(await page.locator("#total").textContent()).toBe("35.00 EUR");
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`^${reportUrl}\\?session_id=cs_test_`));
+    expect(await page.getByRole("status").first().textContent()).toContain("Payment received");
+    expect(await page.getByText("How to fix it").count() + (await page.getByText(/^Evidence/).count())).toBeGreaterThan(0);
+    await screenshot(page, "check-report-unlocked");
+
+    const code = /\b([0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z*~$=])\b/.exec(await mailTo("payer@example.com"))?.[1] ?? "";
+    expect(code).not.toBe("");
+    const second = await runCheck();
+    await second.getByLabel(/^Credit code/).fill(code.toLowerCase());
+    await second.getByRole("button", { name: "Use one credit" }).click();
+    expect(await second.getByRole("status").first().textContent()).toContain("3 credits left");
+    await page.close();
+    await second.close();
+  });
+});
