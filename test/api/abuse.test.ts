@@ -1,27 +1,42 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/lib/registry.ts";
+import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
+import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createStoreApp, type StoreTestApp } from "../helpers/store.ts";
 import { bearer, registerAgent, validEntry } from "../helpers/agents.ts";
 import { NASTY_BODIES, NASTY_STRINGS } from "../helpers/nasty.ts";
 
+let store: StoreTestApp;
 let t: TestApp;
+let site: FixtureSite;
 let token: string;
 let reportId: string;
 const from = (n: number) => ({ "x-forwarded-for": `100.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
 let counter = 1;
 
 beforeAll(async () => {
-  // Generous limits: these tests are about bodies, not about rate limiting.
-  t = await createTestApp({ env: { RATE_LIMITS: "waitlist=100000/60,agent-writes=100000/60,agent-register=100000/60,checks=100000/60,checks-daily=100000/86400,check-payments=100000/60" } });
+  site = await startAgentReadySite();
+  // Generous limits: these tests are about bodies, not about rate limiting. Payments go to the fake provider.
+  store = await createStoreApp({
+    env: {
+      CHECKS_ALLOWED_TARGETS: site.hostPort,
+      RATE_LIMITS: "waitlist=100000/60,agent-writes=100000/60,agent-register=100000/60,checks=100000/60,checks-daily=100000/86400,check-payments=100000/60,store-checkout=100000/60",
+    },
+  });
+  t = store.t;
   token = (await registerAgent(t)).token;
-  const stored = await t.services.database.client.execute("SELECT 1");
-  expect(stored.rows.length).toBe(1);
-  reportId = crypto.randomUUID();
+  // A real, locked report, so that bodies reach validation rather than stopping at 404.
+  const ran = await t.send("POST", "/api/v1/checks", { domain: site.origin }, from(counter++));
+  reportId = ((await ran.json()) as { id: string }).id;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await store.close();
+  await site.close();
+});
 
-/** The write endpoints reachable without payments, with a valid body to mutate. */
+/** Every write endpoint, with a valid body to mutate. */
 const WRITES = [
   { operation: "registerAgent", path: () => "/api/v1/agents/register", valid: { agent_name: "A", agent_type: "b", operator_type: "company" }, auth: false },
   { operation: "joinAgentWaitlist", path: () => "/api/v1/agents/waitlist", valid: validEntry, auth: true },
@@ -29,6 +44,9 @@ const WRITES = [
   { operation: "joinWaitlist", path: () => "/api/v1/waitlist", valid: { email: "a@example.com", consent: true, consent_version: "privacy-2026-11-01" }, auth: false },
   { operation: "runCheck", path: () => "/api/v1/checks", valid: { domain: "10.0.0.1" }, auth: false },
   { operation: "redeemCredit", path: () => `/api/v1/checks/${reportId}/redeem`, valid: { code: "7K3QD-9XW2M-PB4TR-0HC8V-J" }, auth: false },
+  { operation: "checkoutCheck", path: () => `/api/v1/checks/${reportId}/checkout`, valid: { purchase: "pack", pack: "pack-5", email: "a@example.com" }, auth: false },
+  { operation: "startStoreCheckout", path: () => "/api/v1/store/agent-readiness-checklist/checkout", valid: { email: "a@example.com", quantity: 1 }, auth: false },
+  { operation: "receiveStripeWebhook", path: () => "/api/v1/webhooks/stripe", valid: { id: "evt_1", object: "event", type: "payment_intent.succeeded" }, auth: false },
 ] as const;
 
 const documented = (operation: string) => new Set([...(OPERATIONS.find((entry) => entry.id === operation)?.statuses ?? []), 404]);

@@ -99,3 +99,40 @@ describe("SIGTERM under load", () => {
     expect(await server.stop()).toBe(0);
   });
 });
+
+describe("kill -9 in the middle of writes", () => {
+  it("restarts with an intact database that holds every registration it acknowledged", async () => {
+    const databaseUrl = `file:${join(dir, "kill.db")}`;
+    const env = { DATABASE_URL: databaseUrl, RATE_LIMITS: "agent-register=1000000/3600" };
+    const server = await startServer(env);
+    const acknowledged: string[] = [];
+    let refused = 0;
+    let killed = false;
+    const register = async (index: number): Promise<void> => {
+      try {
+        const response = await fetch(`${server.url}/api/v1/agents/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ agent_name: `crash-${index}`, agent_type: "test", operator_type: "individual" }) });
+        if (response.status === 201) acknowledged.push(((await response.json()) as { token: string }).token);
+      } catch {
+        refused++; // the connection died with the process: not acknowledged, so not promised
+      }
+    };
+    // Writers keep going while the process is killed without warning.
+    const writers = Array.from({ length: 8 }, async (_, writer) => {
+      for (let index = 0; index < 400 && !killed; index++) await register(writer * 1000 + index);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    server.process.kill("SIGKILL");
+    killed = true;
+    await Promise.all(writers);
+    expect(acknowledged.length).toBeGreaterThan(20);
+    expect(refused).toBeGreaterThan(0);
+
+    const client = createClient({ url: databaseUrl });
+    expect((await client.execute("PRAGMA integrity_check")).rows[0]?.integrity_check).toBe("ok");
+    client.close();
+    const restarted = await startServer(env);
+    const standings = await Promise.all(acknowledged.map((token) => fetch(`${restarted.url}/api/v1/agents/me`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.status)));
+    expect(standings.filter((status) => status !== 200)).toEqual([]);
+    expect(await restarted.stop()).toBe(0);
+  }, 60_000);
+});
