@@ -1,10 +1,15 @@
 // `npm run bench`: every benchmark, each figure next to its target and (for throughput) a baseline
-// measured in the same run. Results are also written to test-results/bench/results.json.
+// measured in the same run. Results are also written to test-results/bench/results.json and, when
+// every benchmark ran, into the docs page /docs/operations/benchmarks with an SVG chart.
 import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, totalmem } from "node:os";
 import { benchBuild } from "./bench/build-bench.ts";
 import { benchApi } from "./bench/api-bench.ts";
 import { benchChecksSection } from "./bench/checks-section.ts";
 import { benchServing } from "./bench/serve-bench.ts";
+import { benchMixed, CONCURRENCY } from "./bench/mixed-bench.ts";
+import { throughputAndLatencyChart } from "./bench/lib/chart.ts";
+import { writeBenchmarksPage } from "./bench/lib/docs-page.ts";
 import { loadGenerator } from "./bench/lib/load.ts";
 import { printSection, type BenchSection } from "./bench/lib/report.ts";
 
@@ -36,9 +41,22 @@ const benches: Record<string, () => Promise<BenchSection>> = {
     return benchApi(distDir, siteUrl, port);
   },
   checks: benchChecksSection,
+  mixed: async () => {
+    await ensureBuilt();
+    const { section, points } = await benchMixed(distDir, siteUrl, port);
+    const chart = throughputAndLatencyChart("Mixed workload against a hello-world baseline", CONCURRENCY, [
+      { name: "service, mixed workload", throughput: points.map((point) => point.mixed.requestsPerSecond), p99Ms: points.map((point) => point.mixed.p99Ms) },
+      { name: "node:http hello-world (baseline)", throughput: points.map((point) => point.hello.requestsPerSecond), p99Ms: points.map((point) => point.hello.p99Ms) },
+    ]);
+    await mkdir("public/benchmarks", { recursive: true });
+    await writeFile(CHART_FILE, chart);
+    return { ...section, figure: { src: "/benchmarks/mixed.svg", alt: "Throughput and p99 latency of the mixed workload and of the hello-world baseline at 1, 4, 16 and 64 connections" } };
+  },
 };
+const CHART_FILE = "public/benchmarks/mixed.svg";
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 
-console.log(`# Benchmarks\n\nMachine: ${(await import("node:os")).cpus().length} cores, Node ${process.version}. Load generator: ${loadGenerator}; servers in their own processes.`);
+console.log(`# Benchmarks\n\nMachine: ${machine}. Load generator: ${loadGenerator}; servers in their own processes.`);
 for (const [name, bench] of Object.entries(benches)) {
   if (only && only !== name) continue;
   const section = await bench();
@@ -47,3 +65,4 @@ for (const [name, bench] of Object.entries(benches)) {
 }
 await mkdir("test-results/bench", { recursive: true });
 await writeFile("test-results/bench/results.json", JSON.stringify({ ran_at: new Date().toISOString(), sections }, null, 2));
+if (!only) console.log(`\nWrote ${await writeBenchmarksPage(process.cwd(), { machine, generator: loadGenerator, sections })} and ${CHART_FILE}; run npm run content:check and commit both.`);

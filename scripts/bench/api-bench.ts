@@ -3,37 +3,19 @@
 //   POST /api/v1/agents/waitlist from distinct agents ≥ 2,000 accepted writes/s, p99 ≤ 50 ms at 32 connections.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadConfig } from "../../api/config.ts";
-import { Database } from "../../api/db/database.ts";
-import { migrate } from "../../api/db/migrate.ts";
-import { AgentService } from "../../api/services/agents.ts";
+import { seedAgents } from "./lib/agents.ts";
 import { compareWithBaseline, runLoad } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
 import { fmt, type BenchSection } from "./lib/report.ts";
 
 const PRIVACY = "privacy-2026-11-01";
 
-/** Registers `count` agents straight into the database and returns their tokens. */
-async function seedAgents(databaseUrl: string, count: number): Promise<string[]> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, NODE_ENV: "test" });
-  const database = new Database(config.database);
-  await database.configure();
-  await migrate(database.client);
-  const agents = new AgentService({ db: () => database.client, now: () => new Date(), privacyVersion: PRIVACY });
-  const tokens: string[] = [];
-  for (let index = 0; index < count; index++) {
-    tokens.push((await agents.register({ agent_name: `Bench agent ${index}`, agent_type: "benchmark", operator_type: "company" }, "staff")).token);
-  }
-  database.close();
-  return tokens;
-}
-
 export async function benchApi(distDir: string, siteUrl: string, port: number): Promise<BenchSection> {
   const dataDir = resolve("test-results/bench-data");
   await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
   const databaseUrl = `file:${join(dataDir, "service.db")}`;
-  const tokens = await seedAgents(databaseUrl, 45_000);
+  const tokens = await seedAgents(databaseUrl, 45_000, PRIVACY);
   const server = await startProcess(["--import", "tsx", "api/server.ts"], { PORT: String(port), SITE_URL: siteUrl, DIST_DIR: distDir, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", NODE_ENV: "production" }, `${siteUrl}/health`, siteUrl);
   const hello = await startProcess(["--import", "tsx", "scripts/bench/hello-server.ts", String(port + 2)], {}, `http://127.0.0.1:${port + 2}/`, `http://127.0.0.1:${port + 2}`);
   const rows: BenchSection["rows"] = [];

@@ -11,7 +11,7 @@ const FIXTURE_PROCESS_FLAG = "CHECKS_BENCH_FIXTURE";
  * The fixture site runs in a child process, so the measured process holds only the checker (as in production, where
  * the checked site is elsewhere) and the fixture's own work, such as its MCP server, is not counted.
  */
-async function startFixtureProcess(): Promise<{ origin: string; hostPort: string; close(): Promise<void> }> {
+export async function startFixtureProcess(): Promise<{ origin: string; hostPort: string; close(): Promise<void> }> {
   const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ["--import", "tsx"], env: { ...process.env, [FIXTURE_PROCESS_FLAG]: "1" }, stdio: "inherit" });
   const address = await new Promise<{ origin: string; hostPort: string }>((resolve, reject) => {
     child.once("message", (message: unknown) => {

@@ -1,13 +1,13 @@
 // The load generator, in its own plain Node process (no TypeScript loader in the way), so it gets a
 // core of its own and measures the server, not itself. Reads its options as JSON from argv[2] and
 // prints autocannon's summary as JSON.
-//   options: { url, connections, seconds, method, headers, bodies?: string[], headerSets?: object[] }
+//   options: { url, connections, seconds, method, headers, bodies?: string[], headerSets?: object[], requests?: {method, path, headers?, body?}[] }
 // `bodies`/`headerSets` rotate per request (distinct agents, distinct entries).
 import autocannon from "autocannon";
 
 const options = JSON.parse(process.argv[2]);
 let next = 0;
-const rotate = options.bodies || options.headerSets;
+const rotate = options.bodies || options.headerSets || options.requests;
 const result = await autocannon({
   url: options.url,
   connections: options.connections ?? 32,
@@ -20,6 +20,10 @@ const result = await autocannon({
           {
             setupRequest(request) {
               const index = next++;
+              if (options.requests) {
+                const entry = options.requests[index % options.requests.length];
+                return { ...request, method: entry.method, path: entry.path, headers: { ...request.headers, ...(entry.headers ?? {}) }, ...(entry.body === undefined ? {} : { body: entry.body }) };
+              }
               return {
                 ...request,
                 ...(options.bodies ? { body: options.bodies[index % options.bodies.length] } : {}),

@@ -116,9 +116,9 @@ describe("kill -9 in the middle of writes", () => {
         refused++; // the connection died with the process: not acknowledged, so not promised
       }
     };
-    // Writers keep going while the process is killed without warning.
+    // Writers keep going until the process is killed without warning, so some requests are always in flight.
     const writers = Array.from({ length: 8 }, async (_, writer) => {
-      for (let index = 0; index < 400 && !killed; index++) await register(writer * 1000 + index);
+      for (let index = 0; !killed; index++) await register(writer * 1_000_000 + index);
     });
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     server.process.kill("SIGKILL");

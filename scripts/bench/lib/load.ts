@@ -24,6 +24,15 @@ export interface LoadOptions {
   bodies?: string[];
   /** Rotated per request: distinct headers (e.g. one token per agent). */
   headerSets?: Record<string, string>[];
+  /** Rotated per request, replacing method, path, headers and body: a mixed workload against `url`'s origin. */
+  requests?: MixedRequest[];
+}
+
+export interface MixedRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 const useWrk = wrkAvailable();

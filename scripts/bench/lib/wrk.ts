@@ -27,12 +27,24 @@ function script(options: LoadOptions): string {
   const headerSets = options.headerSets ?? [];
   lines.push(`local bodies = {${bodies.map(lua).join(",")}}`);
   lines.push(`local headerSets = {${headerSets.map((set) => `{${Object.entries(set).map(([name, value]) => `[${lua(name)}]=${lua(value)}`).join(",")}}`).join(",")}}`);
+  const requests = options.requests ?? [];
+  // Bodies of a mix are few and shared: one table of them, referenced by index.
+  const mixBodies = [...new Set(requests.flatMap((entry) => (entry.body === undefined ? [] : [entry.body])))];
+  const headerTable = (headers: Record<string, string> = {}) => `{${Object.entries(headers).map(([name, value]) => `[${lua(name)}]=${lua(value)}`).join(",")}}`;
+  lines.push(`local mixBodies = {${mixBodies.map(lua).join(",")}}`);
+  lines.push(`local mix = {${requests.map((entry) => `{${lua(entry.method)},${lua(entry.path)},${headerTable(entry.headers)},${entry.body === undefined ? 0 : mixBodies.indexOf(entry.body) + 1}}`).join(",\n")}}`);
   lines.push(`local counter = 0`);
   // done() runs in the main Lua state, not the worker's: keep the threads to read their counts back.
   lines.push(`local threads = {}`);
   lines.push(`setup = function(thread) table.insert(threads, thread) end`);
   lines.push(`request = function()
   counter = counter + 1
+  if #mix > 0 then
+    local entry = mix[(counter - 1) % #mix + 1]
+    local body = nil
+    if entry[4] > 0 then body = mixBodies[entry[4]] end
+    return wrk.format(entry[1], entry[2], entry[3], body)
+  end
   local headers = {}
   for k, v in pairs(wrk.headers) do headers[k] = v end
   if #headerSets > 0 then for k, v in pairs(headerSets[(counter - 1) % #headerSets + 1]) do headers[k] = v end end
