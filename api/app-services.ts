@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Content } from "../src/content/model.ts";
 import type { Database } from "./db/database.ts";
+import type { SecretRing } from "./db/settings.ts";
 import type { AgentService } from "./services/agents.ts";
 import type { CheckPayments } from "./services/check-payments.ts";
 import type { ChecksService } from "./services/checks.ts";
@@ -24,7 +25,8 @@ export interface AppServices {
   checkPayments: CheckPayments;
   /** The agent survey's body schema, generated from content/surveys/agent.yaml. */
   surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>;
-  serverSecret: string;
+  /** Read once at start: after `admin secret rotate`, every instance must restart to use the new key. */
+  secrets: SecretRing;
   now: () => Date;
   /** Payments (null without STRIPE_SECRET_KEY), the payment webhook dispatcher, the mail outbox, the store. */
   payments: CommerceServices["payments"];

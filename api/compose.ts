@@ -5,7 +5,7 @@ import type { AppServices } from "./app-services.ts";
 import { ConfigError, type Config } from "./config.ts";
 import { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
-import { ensureServerSecret } from "./db/settings.ts";
+import { loadSecretRing } from "./db/settings.ts";
 import type { Logger } from "./log.ts";
 import { AgentService } from "./services/agents.ts";
 import type { ChecksService } from "./services/checks.ts";
@@ -43,7 +43,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   await database.configure();
   const applied = await migrate(database.client);
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
-  const serverSecret = await ensureServerSecret(database.client, config.serverSecret);
+  const secrets = await loadSecretRing(database.client, config);
   const db = () => database.client;
   const monitor = new ServiceStateMonitor({
     database,
@@ -58,7 +58,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     ttlMs: options.stateTtlMs ?? 1_000,
   });
   const tokenOwners = new TokenOwnerCache(options.stateTtlMs ?? 1_000, () => now().getTime());
-  const commerce = createCommerceServices({ config, content, db, now, serverSecret, log });
+  const commerce = createCommerceServices({ config, content, db, now, secrets, log });
   const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
   return {
     content,
@@ -69,9 +69,9 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     tokenOwners,
     waitlist: new WaitlistService({ db, now, privacyVersion: versions.privacy_version, legendTermsVersion: versions.legend_terms_version }),
     surveySchema: buildAgentSurveySchema(content.survey),
-    serverSecret,
+    secrets,
     now,
     ...commerce,
-    ...createCheckServices({ config, content, db, now, serverSecret, monitor, commerce, ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}) }),
+    ...createCheckServices({ config, content, db, now, secrets, monitor, commerce, ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}) }),
   };
 }

@@ -19,6 +19,19 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   /** How long a statement waits for a locked database before failing. */
   DATABASE_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(60_000).default(5_000),
   SERVER_SECRET: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(32, "must be at least 32 characters").optional()),
+  /**
+   * Earlier SERVER_SECRETs, comma-separated, newest first: still accepted for credit codes and
+   * download links made before a rotation. The message never quotes a secret, only its position.
+   */
+  SERVER_SECRET_PREVIOUS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
+    .superRefine((secrets, context) => {
+      secrets.forEach((secret, index) => {
+        if (secret.length < 32) context.addIssue({ code: "custom", message: `secret ${index + 1} of ${secrets.length} is shorter than 32 characters; each must be at least 32 characters` });
+      });
+    }),
   RATE_LIMIT_STORE: z.enum(["memory", "database"]).default("memory"),
   /** Overrides of named limits: `checks=10/60,waitlist=5/60` (requests per seconds). */
   RATE_LIMITS: z
@@ -53,6 +66,8 @@ export interface Config {
   privateFilesDir: string;
   database: { url: string; authToken: string | undefined; timeoutMs: number };
   serverSecret: string | undefined;
+  /** From SERVER_SECRET_PREVIOUS; joined with the database's previous keys into the ring (api/db/settings.ts). */
+  serverSecretPrevious: string[];
   rateLimit: { store: "memory" | "database"; overrides: Record<string, { limit: number; windowSeconds: number }> };
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
@@ -97,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     privateFilesDir: resolve(root, e.PRIVATE_FILES_DIR),
     database: { url: e.DATABASE_URL, authToken: e.DATABASE_AUTH_TOKEN, timeoutMs: e.DATABASE_TIMEOUT_MS },
     serverSecret: e.SERVER_SECRET,
+    serverSecretPrevious: e.SERVER_SECRET_PREVIOUS,
     rateLimit: { store: e.RATE_LIMIT_STORE, overrides },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

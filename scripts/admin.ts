@@ -1,8 +1,10 @@
 // Staff CLI: `npm run admin -- <command> …`; every command answers --help.
 import { defineCommand, runMain } from "citty";
 import { agentsCommand, tokensCommand, trustCommand } from "./admin/agents.ts";
+import { backupCommand } from "./admin/backup.ts";
 import { creditsCommand } from "./admin/credits.ts";
 import { outboxCommand } from "./admin/outbox.ts";
+import { secretCommand } from "./admin/secret.ts";
 import { storeCommands } from "./admin/store.ts";
 import { switchesCommand } from "./admin/switches.ts";
 import { waitlistsCommand } from "./admin/waitlists.ts";
@@ -19,6 +21,8 @@ const main = defineCommand({
     orders: storeCommands.orders,
     entitlements: storeCommands.entitlements,
     outbox: outboxCommand,
+    secret: secretCommand,
+    backup: backupCommand,
   },
 });
 

@@ -96,6 +96,22 @@ export async function redeemCredit(sql: Sql, codeHash: string, reportId: string,
   return { outcome: "no-credits-left" };
 }
 
+/**
+ * Which of a code's hashes (one per key of the secret ring) is stored, or `null` for an unknown
+ * code. Read before the spend: the spend itself stays the single atomic batch above.
+ */
+export async function findStoredCodeHash(sql: Sql, hashes: readonly string[]): Promise<string | null> {
+  if (hashes.length === 0) return null;
+  const row = await sql.queryOne({ sql: `SELECT code_hash FROM credit_codes WHERE code_hash IN (${hashes.map(() => "?").join(", ")}) LIMIT 1`, args: hashes });
+  return typeof row?.code_hash === "string" ? row.code_hash : null;
+}
+
+/** The stored hash of a code by id: tells which key of the ring it was issued under. */
+export async function creditCodeHash(sql: Sql, codeId: string): Promise<string | null> {
+  const row = await sql.queryOne({ sql: "SELECT code_hash FROM credit_codes WHERE id = ?", args: [codeId] });
+  return typeof row?.code_hash === "string" ? row.code_hash : null;
+}
+
 export interface CreditCodeRecord {
   id: string;
   hint: string;
@@ -107,9 +123,10 @@ export interface CreditCodeRecord {
   revoked_at: string | null;
 }
 
-export async function findCreditCode(sql: Sql, by: { hash: string } | { id: string }): Promise<CreditCodeRecord | null> {
-  const [column, value] = "hash" in by ? ["code_hash", by.hash] : ["id", by.id];
-  const row = await sql.queryOne({ sql: `SELECT id, hint, credits_total, credits_remaining, source, source_ref, created_at, revoked_at FROM credit_codes WHERE ${column} = ?`, args: [value] });
+/** By id, or by the code's hashes under each key of the secret ring (whichever is stored). */
+export async function findCreditCode(sql: Sql, by: { hashes: readonly string[] } | { id: string }): Promise<CreditCodeRecord | null> {
+  const where = "hashes" in by ? { sql: `code_hash IN (${by.hashes.map(() => "?").join(", ")})`, args: by.hashes } : { sql: "id = ?", args: [by.id] };
+  const row = await sql.queryOne({ sql: `SELECT id, hint, credits_total, credits_remaining, source, source_ref, created_at, revoked_at FROM credit_codes WHERE ${where.sql} LIMIT 1`, args: where.args });
   if (!row) return null;
   return {
     id: String(row.id),

@@ -12,6 +12,10 @@ export interface CheckFulfilmentDeps {
   db: () => Sql;
   now: () => Date;
   payments: PaymentsGateway | null;
+  /**
+   * The ring's current key: a payment's code is derived and hashed under it. A replay after a
+   * rotation derives another code, but the payment's code id is taken, so nothing changes.
+   */
   serverSecret: string;
 }
 

@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { formatMoney } from "../../src/lib/money.ts";
 import { findCheckPayment } from "../db/check-payments.ts";
-import { creditLedger, findCreditCode } from "../db/credits.ts";
+import { creditCodeHash, creditLedger, findCreditCode } from "../db/credits.ts";
 import { findReport } from "../db/reports.ts";
+import type { SecretRing } from "../db/settings.ts";
 import type { Sql } from "../db/sql.ts";
 import { CHECK_PAYMENT_MAIL, paymentCodeId } from "./check-fulfilment.ts";
-import { deriveCreditCode } from "./credit-codes.ts";
+import { issuedPaymentCode } from "./credit-codes.ts";
 import { composeMail, type MailParagraph } from "./mail-compose.ts";
 import type { MailOutbox } from "./mail-outbox.ts";
 
 export interface CheckMailDeps {
   db: () => Sql;
-  serverSecret: string;
+  secrets: SecretRing;
   reportUrl: (id: string) => string;
   redeemApiUrl: (id: string) => string;
   siteUrl: string;
@@ -36,7 +37,7 @@ export function registerCheckMail(outbox: MailOutbox, deps: CheckMailDeps): void
     const code = await findCreditCode(db, { id: paymentCodeId(payment_id) });
     const report = payment ? await findReport(db, payment.report_id) : null;
     if (!payment || !code || !report || code.revoked_at !== null) return null;
-    const host = new URL(report.result.target.origin).host;
+    const host = new URL(report.summary.target.origin).host;
     const spentOnReport = (await creditLedger(db, code.id)).some((entry) => entry.reason === "redeemed" && entry.report_id === report.id);
     const paragraphs: MailParagraph[] = [{ text: `Thank you. You paid ${formatMoney({ amount: payment.amount, currency: payment.currency })} (payment ${payment.payment_id}).` }];
     paragraphs.push(
@@ -46,10 +47,17 @@ export function registerCheckMail(outbox: MailOutbox, deps: CheckMailDeps): void
     );
     if (code.credits_remaining > 0) {
       const left = `${code.credits_remaining} credit${code.credits_remaining === 1 ? "" : "s"}`;
-      paragraphs.push(
-        { text: `Your credit code has ${left} left (of ${code.credits_total}). One credit unlocks one report: enter the code on a report's page, or send it as {"code": "…"} to POST ${deps.redeemApiUrl("{id}")}.`, code: deriveCreditCode(deps.serverSecret, payment_id) },
-        { text: "Keep this code private: whoever has it can spend its credits." },
-      );
+      const storedHash = await creditCodeHash(db, code.id);
+      const typed = storedHash ? issuedPaymentCode(deps.secrets, payment_id, storedHash) : null;
+      if (typed) {
+        paragraphs.push(
+          { text: `Your credit code has ${left} left (of ${code.credits_total}). One credit unlocks one report: enter the code on a report's page, or send it as {"code": "…"} to POST ${deps.redeemApiUrl("{id}")}.`, code: typed },
+          { text: "Keep this code private: whoever has it can spend its credits." },
+        );
+      } else {
+        // The key it was issued under was retired before this went out: any code shown now would not redeem.
+        paragraphs.push({ text: `You have ${left} left (of ${code.credits_total}), but your credit code can no longer be shown here. Write to ${deps.contactEmail} with payment ${payment_id} and we will issue a new one.` });
+      }
     }
     const subject = payment.purchase === "pack" ? `Your credit code: ${code.credits_total} report unlocks` : `Receipt: readiness report for ${host}`;
     return composeMail(subject, paragraphs, signature);

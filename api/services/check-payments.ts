@@ -18,6 +18,7 @@ export interface CheckPaymentsDeps {
   payments: PaymentsGateway | null;
   pricing: PricingFile["checks"];
   siteUrl: string;
+  /** The ring's current key: idempotency keys are short-lived, so older keys never matter. */
   serverSecret: string;
   /** The `credit_packs` switch: packs can be bought only while it is on. */
   packsOpen: () => Promise<boolean>;
@@ -47,7 +48,7 @@ export class CheckPayments {
     let intent;
     try {
       intent = await payments.createPaymentIntent(
-        { amount: offer.amount, currency: offer.currency, metadata, description: `${offer.title}: ${new URL(report.result.target.origin).host}`, automatic_payment_methods: { enabled: true } },
+        { amount: offer.amount, currency: offer.currency, metadata, description: `${offer.title}: ${new URL(report.summary.target.origin).host}`, automatic_payment_methods: { enabled: true } },
         this.#idempotencyKey("intent", report.id, input, offer),
       );
     } catch (error) {
@@ -79,7 +80,7 @@ export class CheckPayments {
       session = await payments.createCheckoutSession(
         {
           mode: "payment",
-          line_items: [{ quantity: 1, price_data: { currency: offer.currency, unit_amount: offer.amount, product_data: { name: `${offer.title} (${new URL(report.result.target.origin).host})` } } }],
+          line_items: [{ quantity: 1, price_data: { currency: offer.currency, unit_amount: offer.amount, product_data: { name: `${offer.title} (${new URL(report.summary.target.origin).host})` } } }],
           customer_email: input.email,
           client_reference_id: report.id,
           metadata,

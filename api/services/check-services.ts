@@ -4,6 +4,7 @@ import { findOperation } from "../../src/lib/registry.ts";
 import { absolute } from "../../src/lib/urls.ts";
 import { checkerSettingsFromConfig } from "../checks/settings.ts";
 import type { Config } from "../config.ts";
+import type { SecretRing } from "../db/settings.ts";
 import type { Sql } from "../db/sql.ts";
 import { CheckFulfilment } from "./check-fulfilment.ts";
 import { registerCheckMail } from "./check-mail.ts";
@@ -23,14 +24,14 @@ export interface CheckServicesDeps {
   content: Content;
   db: () => Sql;
   now: () => Date;
-  serverSecret: string;
+  secrets: SecretRing;
   monitor: ServiceStateMonitor;
   commerce: Pick<CommerceServices, "payments" | "webhooks" | "mail">;
   lookup?: ChecksServiceDeps["lookup"];
 }
 
 /** Readiness checks and their payments: the checker, reports, unlocks by card or credit, receipts. */
-export function createCheckServices({ config, content, db, now, serverSecret, monitor, commerce, lookup }: CheckServicesDeps): CheckServices {
+export function createCheckServices({ config, content, db, now, secrets, monitor, commerce, lookup }: CheckServicesDeps): CheckServices {
   const pricing = content.pricing.checks;
   const checks = new ChecksService({
     db,
@@ -39,7 +40,7 @@ export function createCheckServices({ config, content, db, now, serverSecret, mo
     siteUrl: config.siteUrl,
     docsUrl: config.docsUrl,
     pricing,
-    serverSecret,
+    secrets,
     unlockPaths: async () => {
       const state = await monitor.current();
       return {
@@ -49,11 +50,11 @@ export function createCheckServices({ config, content, db, now, serverSecret, mo
     },
     ...(lookup ? { lookup } : {}),
   });
-  const fulfilment = new CheckFulfilment({ db, now, payments: commerce.payments, serverSecret });
+  const fulfilment = new CheckFulfilment({ db, now, payments: commerce.payments, serverSecret: secrets.current });
   if (commerce.payments) registerCheckWebhooks(commerce.webhooks, { db, payments: commerce.payments, fulfilment });
   registerCheckMail(commerce.mail, {
     db,
-    serverSecret,
+    secrets,
     reportUrl: (id) => absolute(config.docsUrl, reportPath(id)),
     redeemApiUrl: (id) => absolute(config.siteUrl, `${reportApiPath(id)}/redeem`),
     siteUrl: config.siteUrl,
@@ -66,7 +67,7 @@ export function createCheckServices({ config, content, db, now, serverSecret, mo
     payments: commerce.payments,
     pricing,
     siteUrl: config.siteUrl,
-    serverSecret,
+    serverSecret: secrets.current,
     packsOpen: async () => (await monitor.current()).switches.credit_packs,
     fulfilment,
   });

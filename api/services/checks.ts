@@ -9,10 +9,11 @@ import type { CheckReport } from "../../src/schemas/responses/checks.ts";
 import { ProfileSchema } from "../../src/schemas/report.ts";
 import { absolute } from "../../src/lib/urls.ts";
 import { findReport, insertReport, type StoredReport } from "../db/reports.ts";
-import { insertCreditCode, redeemCredit } from "../db/credits.ts";
+import { findStoredCodeHash, insertCreditCode, redeemCredit, type Redemption } from "../db/credits.ts";
+import type { SecretRing } from "../db/settings.ts";
 import type { Sql } from "../db/sql.ts";
 import { ApiProblem } from "../http/problem.ts";
-import { generateCreditCode, hashCreditCode, normaliseCreditCode } from "./credit-codes.ts";
+import { creditCodeHashes, generateCreditCode, hashCreditCode, normaliseCreditCode } from "./credit-codes.ts";
 import { renderLockedMarkdown } from "./locked-report-markdown.ts";
 
 export interface ChecksServiceDeps {
@@ -22,7 +23,7 @@ export interface ChecksServiceDeps {
   siteUrl: string;
   docsUrl: string;
   pricing: PricingFile["checks"];
-  serverSecret: string;
+  secrets: SecretRing;
   /** Whether paying and redeeming work right now (switches, payment provider). */
   unlockPaths: () => Promise<{ checkout: boolean; redeem: boolean }>;
   /** Tests point the checker's DNS at fixture names. */
@@ -47,7 +48,8 @@ export class ChecksService {
       throw new ApiProblem("target-not-allowed", error.message, { errors: [{ pointer: "#/domain", detail: error.message }] });
     }
     const id = randomUUID();
-    const stored: StoredReport = { id, result, created_at: this.deps.now().toISOString(), unlocked_at: null, unlock_source: null };
+    const { details: _hiddenUntilUnlocked, ...summary } = result;
+    const stored: StoredReport = { id, summary, details: null, created_at: this.deps.now().toISOString(), unlocked_at: null, unlock_source: null };
     await insertReport(this.deps.db(), id, result, stored.created_at);
     return this.view(stored);
   }
@@ -58,24 +60,23 @@ export class ChecksService {
 
   /** The report as the API shows it: the summary, and the details once unlocked. */
   async view(stored: StoredReport): Promise<CheckReport> {
-    const { details, ...summary } = stored.result;
     const locked = stored.unlocked_at === null;
     return {
       id: stored.id,
       url: absolute(this.deps.docsUrl, reportPath(stored.id)),
       locked,
       unlocked_at: stored.unlocked_at,
-      ...summary,
-      ...(locked ? {} : { details }),
+      ...stored.summary,
+      ...(locked ? {} : { details: stored.details ?? [] }),
       unlock: locked ? await this.#offers(stored.id) : null,
     };
   }
 
   /** For agents: the fix list with prompts once unlocked; the summary and how to unlock before. */
   async markdown(stored: StoredReport): Promise<string> {
-    if (stored.unlocked_at !== null) return renderMarkdownReport(stored.result);
+    if (stored.unlocked_at !== null) return renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] });
     const offers = await this.#offers(stored.id);
-    return renderLockedMarkdown(stored.result, offers, absolute(this.deps.docsUrl, reportPath(stored.id)));
+    return renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)));
   }
 
   async #offers(id: string): Promise<NonNullable<CheckReport["unlock"]>> {
@@ -96,7 +97,7 @@ export class ChecksService {
       const detail = checked.reason === "check-symbol" ? "this code's check character does not match: a character may be mistyped" : "a credit code has 20 characters and a check character, like XXXXX-XXXXX-XXXXX-XXXXX-C";
       throw new ApiProblem("invalid-credit-code", `This is not a valid credit code: ${detail}.`, { errors: [{ pointer: "#/code", detail }] });
     }
-    const redemption = await redeemCredit(this.deps.db(), hashCreditCode(this.deps.serverSecret, checked.normalised), id, this.deps.now().toISOString());
+    const redemption = await this.#spend(checked.normalised, id);
     switch (redemption.outcome) {
       case "unlocked":
         return { id, unlocked: true, credits_remaining: redemption.creditsRemaining };
@@ -109,6 +110,18 @@ export class ChecksService {
     }
   }
 
+  /**
+   * Finds which key of the ring the code was issued under, then spends on that hash exactly as
+   * before. With no previous keys there is one hash and no extra read.
+   */
+  async #spend(normalised: string, reportId: string): Promise<Redemption> {
+    const db = this.deps.db();
+    const hashes = creditCodeHashes(this.deps.secrets, normalised);
+    const codeHash = hashes.length === 1 ? hashes[0] : await findStoredCodeHash(db, hashes);
+    if (!codeHash) return { outcome: "unknown-code" };
+    return redeemCredit(db, codeHash, reportId, this.deps.now().toISOString());
+  }
+
   /** A new code of `credits` credits (by staff, or for a paid pack: then once per payment). `null` if that payment already made one. */
   async issueCode(credits: number, source: "staff" | "payment", sourceRef: string | null, email: string | null): Promise<{ id: string; code: string } | null> {
     const code = generateCreditCode();
@@ -117,7 +130,7 @@ export class ChecksService {
     const id = `cc_${randomUUID()}`;
     const inserted = await insertCreditCode(this.deps.db(), {
       id,
-      codeHash: hashCreditCode(this.deps.serverSecret, checked.normalised),
+      codeHash: hashCreditCode(this.deps.secrets.current, checked.normalised),
       hint: checked.normalised.slice(-4),
       credits,
       source,

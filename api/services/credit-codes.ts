@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { ringKeys, type SecretRing } from "../db/settings.ts";
 
 // Crockford Base32 (https://www.crockford.com/base32.html): no I, L, O or U, so a code read
 // aloud or retyped survives; the check symbol is the value mod 37, with five extra symbols.
@@ -53,4 +54,23 @@ export function normaliseCreditCode(input: string): CodeCheck {
 /** What is stored: an HMAC under the server secret, so a copy of the database cannot be tried offline. */
 export function hashCreditCode(secret: string, normalised: string): string {
   return createHmac("sha256", secret).update(`credit-code:${normalised}`).digest("hex");
+}
+
+/** The code's hash under every key of the ring, current first: a code issued before a rotation is stored under an older key. */
+export function creditCodeHashes(ring: SecretRing, normalised: string): string[] {
+  return ringKeys(ring).map((key) => hashCreditCode(key, normalised));
+}
+
+/**
+ * The payment's code as it was issued: derived under the ring key whose hash is the stored one, so
+ * a receipt queued before a rotation and sent after carries the code that still redeems. `null`
+ * once that key has been retired (the code no longer works).
+ */
+export function issuedPaymentCode(ring: SecretRing, paymentId: string, storedHash: string): string | null {
+  for (const key of ringKeys(ring)) {
+    const code = deriveCreditCode(key, paymentId);
+    const checked = normaliseCreditCode(code);
+    if (checked.ok && hashCreditCode(key, checked.normalised) === storedHash) return code;
+  }
+  return null;
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { ringKeys, type SecretRing } from "../db/settings.ts";
 
 /** E-mailed links work this long after the e-mail is sent (content/docs/store/downloads.md). */
 export const DOWNLOAD_LINK_TTL_MS = 7 * 86_400_000;
@@ -25,15 +26,23 @@ export function signDownloadToken(secret: string, entitlementId: string, expires
 
 export type TokenCheck = { ok: true; entitlementId: string; expiresAt: Date } | { ok: false; reason: "malformed" | "signature" | "expired" };
 
-/** Checks the form, then the signature in constant time, then the expiry. */
-export function verifyDownloadToken(secret: string, token: string, now: Date): TokenCheck {
+/**
+ * Checks the form, then the signature in constant time under every key of the ring (a link e-mailed
+ * before a rotation is signed with a previous key), then the expiry.
+ */
+export function verifyDownloadToken(ring: SecretRing, token: string, now: Date): TokenCheck {
   const match = TOKEN.exec(token);
   if (!match) return { ok: false, reason: "malformed" };
   const [, entitlementId = "", seconds = "", given = ""] = match;
-  // Compared as canonical text: base64url has spare bits, so two spellings can decode to one value.
-  const expected = Buffer.from(signature(secret, entitlementId, Number(seconds)).toString("base64url"));
   const received = Buffer.from(given);
-  if (received.length !== expected.length || !timingSafeEqual(received, expected)) return { ok: false, reason: "signature" };
+  let signed = false;
+  // Every key is tried, without stopping at a match, so the time taken does not say which key signed.
+  for (const key of ringKeys(ring)) {
+    // Compared as canonical text: base64url has spare bits, so two spellings can decode to one value.
+    const expected = Buffer.from(signature(key, entitlementId, Number(seconds)).toString("base64url"));
+    if (received.length === expected.length && timingSafeEqual(received, expected)) signed = true;
+  }
+  if (!signed) return { ok: false, reason: "signature" };
   const expiresAt = new Date(Number(seconds) * 1000);
   if (expiresAt.getTime() <= now.getTime()) return { ok: false, reason: "expired" };
   return { ok: true, entitlementId, expiresAt };

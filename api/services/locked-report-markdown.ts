@@ -1,9 +1,9 @@
-import type { ReadinessResult } from "../../src/schemas/report.ts";
+import type { ReadinessSummary } from "../../src/schemas/report.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
 import { formatMoney } from "../../src/lib/money.ts";
 
 /** A locked report for agents: the score, the level, one line per finding, and how to unlock the fixes. */
-export function renderLockedMarkdown(result: ReadinessResult, offers: NonNullable<CheckReport["unlock"]>, pageUrl: string): string {
+export function renderLockedMarkdown(result: ReadinessSummary, offers: NonNullable<CheckReport["unlock"]>, pageUrl: string): string {
   const score = result.score.percent === null ? "not scorable" : `${result.score.percent} %`;
   const failing = result.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
   const lines = [

@@ -17,6 +17,7 @@ export interface StoreCheckoutDeps {
   catalogue: StoreCatalogue;
   payments: PaymentsGateway | null;
   siteUrl: string;
+  /** The ring's current key: order ids from client keys are short-lived, so older keys never matter. */
   serverSecret: string;
 }
 

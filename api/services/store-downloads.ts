@@ -1,5 +1,6 @@
 import { findEntitlement, isEntitlementActive } from "../db/store-entitlements.ts";
 import { findOrderBySession, type EntitlementRow } from "../db/store-orders.ts";
+import type { SecretRing } from "../db/settings.ts";
 import type { Sql } from "../db/sql.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, verifyDownloadToken } from "./download-links.ts";
@@ -11,7 +12,8 @@ export interface StoreDownloadsDeps {
   now: () => Date;
   catalogue: StoreCatalogue;
   siteUrl: string;
-  serverSecret: string;
+  /** New links are signed with `current`; links e-mailed before a rotation verify under `previous`. */
+  secrets: SecretRing;
 }
 
 /** A purchased file, ready to stream. */
@@ -51,7 +53,7 @@ export class StoreDownloads {
    * `entitlement-ended`. The signature is checked before the database is read.
    */
   async byToken(token: string): Promise<PurchasedFile> {
-    const check = verifyDownloadToken(this.deps.serverSecret, token, this.deps.now());
+    const check = verifyDownloadToken(this.deps.secrets, token, this.deps.now());
     const invalid = () => new ApiProblem("link-invalid", "This download link is not valid: it expired, was altered, or was never issued. Use the session's download URL, or ask for a new link.");
     if (!check.ok) throw invalid();
     const entitlement = await findEntitlement(this.deps.db(), check.entitlementId);
@@ -71,6 +73,6 @@ export class StoreDownloads {
   /** An absolute e-mailed link for an entitlement, valid 7 days from `sentAt`. */
   linkFor(entitlementId: string, sentAt: Date): { url: string; expiresAt: Date } {
     const expiresAt = new Date(sentAt.getTime() + DOWNLOAD_LINK_TTL_MS);
-    return { url: `${this.deps.siteUrl}/api/v1/downloads/${signDownloadToken(this.deps.serverSecret, entitlementId, expiresAt)}`, expiresAt };
+    return { url: `${this.deps.siteUrl}/api/v1/downloads/${signDownloadToken(this.deps.secrets.current, entitlementId, expiresAt)}`, expiresAt };
   }
 }

@@ -1,5 +1,6 @@
 import type { Content } from "../../src/content/model.ts";
 import type { Config } from "../config.ts";
+import type { SecretRing } from "../db/settings.ts";
 import type { Sql } from "../db/sql.ts";
 import type { Logger } from "../log.ts";
 import { createStripeClient, PaymentsGateway } from "../payments/stripe-client.ts";
@@ -39,21 +40,21 @@ export interface CommerceDeps {
   content: Content;
   db: () => Sql;
   now: () => Date;
-  serverSecret: string;
+  secrets: SecretRing;
   log: Logger;
 }
 
-export function createCommerceServices({ config, content, db, now, serverSecret, log }: CommerceDeps): CommerceServices {
+export function createCommerceServices({ config, content, db, now, secrets, log }: CommerceDeps): CommerceServices {
   const { stripe } = config;
   const payments = stripe.secretKey
     ? new PaymentsGateway(createStripeClient({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.apiBase, timeoutMs: stripe.timeoutMs }), stripe.webhookSecret)
     : null;
   const catalogue = new StoreCatalogue(content, config.privateFilesDir);
   const fulfilment = new StoreFulfilment({ db, now, catalogue, payments, log });
-  const downloads = new StoreDownloads({ db, now, catalogue, siteUrl: config.siteUrl, serverSecret });
+  const downloads = new StoreDownloads({ db, now, catalogue, siteUrl: config.siteUrl, secrets });
   const store: StoreServices = {
     catalogue,
-    checkout: new StoreCheckout({ db, now, catalogue, payments, siteUrl: config.siteUrl, serverSecret }),
+    checkout: new StoreCheckout({ db, now, catalogue, payments, siteUrl: config.siteUrl, serverSecret: secrets.current }),
     fulfilment,
     sessions: new PurchaseSessions({ db, now, catalogue, payments, fulfilment, log }),
     downloads,

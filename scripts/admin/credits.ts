@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
 import { getContent } from "../../src/content/load-content.ts";
 import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/db/credits.ts";
-import { hashCreditCode, normaliseCreditCode } from "../../api/services/credit-codes.ts";
-import { ensureServerSecret } from "../../api/db/settings.ts";
+import { creditCodeHashes, normaliseCreditCode } from "../../api/services/credit-codes.ts";
+import { loadSecretRing } from "../../api/db/settings.ts";
 import { ChecksService } from "../../api/services/checks.ts";
 import { checkerSettingsFromConfig } from "../../api/checks/settings.ts";
 import { AdminError, printRows, withDatabase, type AdminContext } from "./context.ts";
@@ -12,7 +12,7 @@ async function resolveCode({ client, config }: AdminContext, reference: string) 
   if (reference.startsWith("cc_")) return findCreditCode(client, { id: reference });
   const checked = normaliseCreditCode(reference);
   if (!checked.ok) throw new AdminError(`${reference} is neither a code id (cc_…) nor a valid credit code`);
-  return findCreditCode(client, { hash: hashCreditCode(await ensureServerSecret(client, config.serverSecret), checked.normalised) });
+  return findCreditCode(client, { hashes: creditCodeHashes(await loadSecretRing(client, config), checked.normalised) });
 }
 
 export const creditsCommand = defineCommand({
@@ -36,7 +36,7 @@ export const creditsCommand = defineCommand({
             siteUrl: config.siteUrl,
             docsUrl: config.docsUrl,
             pricing: content.pricing.checks,
-            serverSecret: await ensureServerSecret(client, config.serverSecret),
+            secrets: await loadSecretRing(client, config),
             unlockPaths: async () => ({ checkout: false, redeem: true }),
           });
           const issued = await service.issueCode(credits, "staff", null, args.email ?? null);

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setSwitch } from "../../api/db/switches.ts";
-import { findReport, insertReport } from "../../api/db/reports.ts";
+import { findReport } from "../../api/db/reports.ts";
 import { creditLedger, findCreditCode } from "../../api/db/credits.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectProblem } from "../helpers/agents.ts";
+import { copyReport } from "../helpers/reports.ts";
 import { validateAgainstPublishedSchema } from "../helpers/site.ts";
 
 let site: FixtureSite;
@@ -140,15 +141,8 @@ describe("POST /api/v1/checks/{id}/redeem", () => {
   });
 
   it("unlocks exactly three of ten reports redeemed at once with a three-credit code, and the ledger balances", async () => {
-    const template = await findReport(t.services.database.client, await newReport());
-    if (!template) throw new Error("the report was not stored");
-    const ids = await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        const id = randomUUID();
-        await insertReport(t.services.database.client, id, template.result, new Date().toISOString());
-        return id;
-      }),
-    );
+    const templateId = await newReport();
+    const ids = await Promise.all(Array.from({ length: 10 }, () => copyReport(t.services.database.client, templateId)));
     const issued = await t.services.checks.issueCode(3, "staff", null, null);
     const statuses = await Promise.all(ids.map((id, index) => t.send("POST", `/api/v1/checks/${id}/redeem`, { code: issued?.code }, { "x-forwarded-for": `198.20.0.${index}` }).then((response) => response.status)));
     expect(statuses.filter((status) => status === 200)).toHaveLength(3);

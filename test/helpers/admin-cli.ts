@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { runCommand, type CommandDef } from "citty";
+import { vi } from "vitest";
 
 const run = promisify(execFile);
 
@@ -18,4 +20,25 @@ export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promi
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/**
+ * Runs one admin command in this process (a fresh Node process per command costs seconds),
+ * capturing what it prints. It reads its configuration from `process.env`, as `npm run admin` does.
+ */
+export async function runAdminCommand(command: CommandDef, ...args: string[]): Promise<AdminRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...values: unknown[]) => void out.push(values.map(String).join(" ")));
+  const error = vi.spyOn(console, "error").mockImplementation((...values: unknown[]) => void err.push(values.map(String).join(" ")));
+  process.exitCode = undefined;
+  try {
+    await runCommand(command, { rawArgs: args });
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { runCommand, type CommandDef } from "citty";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { CommandDef } from "citty";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxCommand } from "../../scripts/admin/outbox.ts";
 import { storeCommands } from "../../scripts/admin/store.ts";
-import { runAdmin } from "../helpers/admin-cli.ts";
+import { runAdmin, runAdminCommand, type AdminRun } from "../helpers/admin-cli.ts";
 import { createStoreApp, type StoreTestApp } from "../helpers/store.ts";
 
 let store: StoreTestApp;
@@ -13,24 +13,11 @@ let entitlementId: string;
 
 const COMMANDS: Record<string, CommandDef> = { orders: storeCommands.orders, entitlements: storeCommands.entitlements, outbox: outboxCommand };
 
-/** Runs a store command in this process (a fresh Node process per command costs seconds), capturing its output. */
-async function admin(group: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a store command in this process. */
+async function admin(group: string, ...args: string[]): Promise<AdminRun> {
   const command = COMMANDS[group];
   if (!command) throw new Error(`no command ${group}`);
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...values: unknown[]) => void out.push(values.map(String).join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation((...values: unknown[]) => void err.push(values.map(String).join(" ")));
-  process.exitCode = undefined;
-  try {
-    await runCommand(command, { rawArgs: args });
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+  return runAdminCommand(command, ...args);
 }
 
 beforeAll(async () => {

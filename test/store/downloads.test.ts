@@ -93,7 +93,7 @@ describe("links that no longer work", () => {
       `${version}.ent_someoneelse.${expiry}.${signature}`,
       token.slice(0, -5),
       signDownloadToken("another-secret-another-secret-another-secret", entitlementId, new Date(Date.now() + DAY)),
-      signDownloadToken(store.t.services.serverSecret, "ent_nosuchentitlement", new Date(Date.now() + DAY)),
+      signDownloadToken(store.t.services.secrets.current, "ent_nosuchentitlement", new Date(Date.now() + DAY)),
       "not-a-real-token",
     ];
     for (const candidate of bad) await expectProblem(await get(`/api/v1/downloads/${candidate}`), 410, "link-invalid");

@@ -50,14 +50,16 @@ function panel(title: string, concurrency: readonly number[], series: { name: st
 export function throughputAndLatencyChart(title: string, concurrency: readonly number[], series: ChartSeries[]): string {
   const width = PANEL_WIDTH * 2;
   const legendY = PANEL_HEIGHT + 8;
+  // One legend entry per line of text, so long series names never run into each other.
   const legend = series.map((line, index) => {
     const colour = COLOURS[index % COLOURS.length];
-    const x = MARGIN.left + index * 260;
-    return `<rect x="${x}" y="${legendY}" width="14" height="4" fill="${colour}"/><text x="${x + 20}" y="${legendY + 6}">${escapeXml(line.name)}</text>`;
+    const y = legendY + index * 16;
+    return `<rect x="${MARGIN.left}" y="${y}" width="14" height="4" fill="${colour}"/><text x="${MARGIN.left + 20}" y="${y + 6}">${escapeXml(line.name)}</text>`;
   });
+  const height = legendY + series.length * 16 + 4;
   const description = series.map((line) => `${line.name}: ${concurrency.map((connections, index) => `${connections} connections ${Math.round(line.throughput[index] ?? 0)} req/s, p99 ${Math.round(line.p99Ms[index] ?? 0)} ms`).join("; ")}`).join(". ");
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${legendY + 20}" width="${width}" height="${legendY + 20}" role="img" aria-labelledby="chart-title chart-description" font-family="system-ui, sans-serif" font-size="11" fill="#222">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="chart-title chart-description" font-family="system-ui, sans-serif" font-size="11" fill="#222">`,
     `<title id="chart-title">${escapeXml(title)}</title>`,
     `<desc id="chart-description">${escapeXml(description)}</desc>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
