@@ -21,8 +21,8 @@ const report = (value: string): BenchmarksReport => ({
 });
 
 describe("the benchmark chart", () => {
-  it("rounds axes up to 1, 2 or 5 times a power of ten", () => {
-    expect([niceCeiling(0), niceCeiling(7), niceCeiling(13), niceCeiling(4_100), niceCeiling(50)]).toEqual([1, 10, 20, 5_000, 50]);
+  it("rounds axes up to 1, 2, 2.5 or 5 times a power of ten", () => {
+    expect([niceCeiling(0), niceCeiling(7), niceCeiling(13), niceCeiling(4_100), niceCeiling(50), niceCeiling(23_554)]).toEqual([1, 10, 20, 5_000, 50, 25_000]);
   });
 
   it("draws one line per series in each panel, scaled so the largest value meets the axis top", () => {

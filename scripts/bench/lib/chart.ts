@@ -15,11 +15,11 @@ const COLOURS = ["#1d4ed8", "#b45309", "#047857", "#7c3aed"];
 
 const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** A round upper bound for an axis: 1, 2 or 5 times a power of ten, at least `max`. */
+/** A round upper bound for an axis: 1, 2, 2.5 or 5 times a power of ten, at least `max`. */
 export function niceCeiling(max: number): number {
   if (max <= 0) return 1;
   const power = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 5, 10]) if (step * power >= max) return step * power;
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * power >= max) return step * power;
   return 10 * power;
 }
 
@@ -35,7 +35,7 @@ function panel(title: string, concurrency: readonly number[], series: { name: st
     parts.push(`<line x1="${offsetX + MARGIN.left}" x2="${offsetX + MARGIN.left + plotWidth}" y1="${y(value)}" y2="${y(value)}" stroke="#ddd"/>`);
     parts.push(`<text x="${offsetX + MARGIN.left - 6}" y="${y(value) + 4}" text-anchor="end">${Math.round(value).toLocaleString("en")}</text>`);
   }
-  concurrency.forEach((connections, index) => parts.push(`<text x="${x(index)}" y="${MARGIN.top + plotHeight + 16}" text-anchor="middle">${connections}</text>`));
+  concurrency.forEach((connections, index) => parts.push(`<text x="${x(index).toFixed(1)}" y="${MARGIN.top + plotHeight + 16}" text-anchor="middle">${connections}</text>`));
   parts.push(`<text x="${offsetX + MARGIN.left + plotWidth / 2}" y="${PANEL_HEIGHT - 6}" text-anchor="middle">connections (${escapeXml(unit)})</text>`);
   series.forEach((line, lineIndex) => {
     const colour = COLOURS[lineIndex % COLOURS.length];
