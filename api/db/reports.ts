@@ -1,4 +1,4 @@
-import { SUITE_VERSION } from "../checks/suite/registry.ts";
+import { SUITE_VERSION } from "../checks/suite/version.ts";
 import { CheckDetailSchema, ReadinessSummarySchema, type CheckDetail, type ReadinessResult, type ReadinessSummary } from "../../src/schemas/report.ts";
 import type { Row, Sql } from "./sql.ts";
 

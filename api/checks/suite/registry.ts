@@ -17,11 +17,7 @@ import { schemaChecks } from "./schemas.ts";
 import { wellKnownConsistency } from "./well-known-consistency.ts";
 import { wellKnownChecks } from "./well-known.ts";
 
-/**
- * The frozen rubric. A change to any check's pass rule, or a new check, means a new version, so that scores taken
- * with different versions are never compared as if they were the same (landscape §4, "versioned, frozen rubric").
- */
-export const SUITE_VERSION = "2026.11.0";
+export { SUITE_VERSION } from "./version.ts";
 
 export const CATEGORY_TITLES: Readonly<Record<CheckCategory, string>> = {
   reachability: "Reachability & hygiene",
