@@ -9,7 +9,8 @@ import { clientAddress } from "./http/client.ts";
 import { enforceRateLimit, rememberLimits } from "./http/rate-limit.ts";
 import { requestIdOf } from "./http/request-id.ts";
 import { isStaticRequest } from "./http/static-request.ts";
-import { redactPath, type Logger } from "./log.ts";
+import type { Logger } from "./log.ts";
+import { logRequestLine } from "./http/access-log.ts";
 import { registerAgentRoutes } from "./routes/agents.ts";
 import { registerCheckRoutes } from "./routes/checks.ts";
 import type { AstroHandler } from "./pages/astro-handler.ts";
@@ -54,7 +55,9 @@ export function createApp(deps: AppDeps): H3 {
       }
       // Static files are the CDN's business: logged at debug level only.
       const level = isStaticRequest(event) ? "debug" : "info";
-      if (deps.log.isLevelEnabled(level)) logRequest(deps.log, level, event, response.status);
+      if (!deps.log.isLevelEnabled(level)) return;
+      const started = (event.context as Timed)[STARTED] ?? performance.now();
+      logRequestLine(deps.log, level, { requestId: requestIdOf(event), method: event.req.method, path: event.url.pathname, status: response.status, ms: performance.now() - started });
     },
     onError(error, event) {
       return errorToResponse(error, event, deps);
@@ -80,14 +83,6 @@ export function createApp(deps: AppDeps): H3 {
     countApiMiss: async (event) => rememberLimits(event, await enforceRateLimit(deps.services.limiter, "api-misses", clientAddress(event, deps.config.trustProxy))),
   });
   return app;
-}
-
-function logRequest(log: Logger, level: "info" | "debug", event: H3Event, status: number): void {
-  const started = (event.context as Timed)[STARTED] ?? performance.now();
-  log[level](
-    { req_id: requestIdOf(event), method: event.req.method, path: redactPath(event.url.pathname), status, ms: Math.round((performance.now() - started) * 10) / 10 },
-    "request",
-  );
 }
 
 function preflightHeaders(): Headers {

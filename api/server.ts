@@ -5,10 +5,13 @@ import type { AppServices } from "./app-services.ts";
 import { composeServices } from "./compose.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createLogger } from "./log.ts";
+import { StdoutOncePerTurn } from "./log-output.ts";
 import { loadAstroHandler } from "./pages/astro-handler.ts";
 import { startCommerceJobs } from "./services/commerce-jobs.ts";
 import { loadSiteFiles } from "./static/site-files.ts";
 import { documentHeadersFor } from "./http/document-headers.ts";
+import { withHotRoutes } from "./http/hot-routes.ts";
+import { agentStandingHotRoute } from "./routes/agent-standing-hot.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.
@@ -22,7 +25,7 @@ try {
   }
   throw error;
 }
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel, new StdoutOncePerTurn());
 let services: AppServices;
 try {
   services = await composeServices(config, log);
@@ -39,7 +42,9 @@ if (!site) log.warn({ dist: config.distDir }, "no build found: static URLs answe
 const pages = await loadAstroHandler(config.distDir);
 const app = createApp({ config, log, site, services, pages });
 const jobs = startCommerceJobs(services, log);
-const server = createServer(toNodeHandler(app));
+// Hot routes answer their busiest case straight on node:http and hand everything else to the app.
+const hotRoutes = new Map([agentStandingHotRoute({ services, log })]);
+const server = createServer(withHotRoutes(hotRoutes, toNodeHandler(app)));
 server.keepAliveTimeout = 5_000;
 server.listen(config.port, config.host, () => {
   const address = server.address();

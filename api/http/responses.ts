@@ -8,22 +8,31 @@ const DOCUMENT_SECURITY = Object.entries(SECURITY_HEADERS);
 const API_SECURITY = Object.entries(API_SECURITY_HEADERS);
 
 /**
- * A response built complete: every header (security headers and the request id included) as
- * tuples, which srvx writes straight to the socket. Building a Headers object and setting headers
- * on it afterwards cost more than the rest of a small JSON response.
+ * Every header of a response this server builds whole: type, the security headers for its kind,
+ * the request id, the caller's extras, and Cache-Control (`no-store` unless an extra says otherwise).
  */
-export function completeResponse(event: H3Event, body: string | null, init: { status: number; type: string; headers?: Record<string, string> }): Response {
-  const security = init.type.startsWith("text/html") ? DOCUMENT_SECURITY : API_SECURITY;
-  const headers: [string, string][] = [["Content-Type", init.type], ...security, ["X-Request-Id", requestIdOf(event)]];
+export function responseHeaders(type: string, requestId: string, extra?: Record<string, string>): [string, string][] {
+  const security = type.startsWith("text/html") ? DOCUMENT_SECURITY : API_SECURITY;
+  const headers: [string, string][] = [["Content-Type", type], ...security, ["X-Request-Id", requestId]];
   let cacheControl = "no-store";
-  if (init.headers) {
-    for (const name in init.headers) {
-      const value = init.headers[name] ?? "";
+  if (extra) {
+    for (const name in extra) {
+      const value = extra[name] ?? "";
       if (name === "Cache-Control") cacheControl = value;
       else headers.push([name, value]);
     }
   }
   headers.push(["Cache-Control", cacheControl]);
+  return headers;
+}
+
+/**
+ * A response built complete: every header as tuples, which srvx writes straight to the socket.
+ * Building a Headers object and setting headers on it afterwards cost more than the rest of a
+ * small JSON response.
+ */
+export function completeResponse(event: H3Event, body: string | null, init: { status: number; type: string; headers?: Record<string, string> }): Response {
+  const headers = responseHeaders(init.type, requestIdOf(event), init.headers);
   return markComplete(new FastResponse(event.req.method === "HEAD" ? null : body, { status: init.status, headers }));
 }
 

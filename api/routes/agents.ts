@@ -7,7 +7,7 @@ import { readJson } from "../http/body.ts";
 import { clientAddress } from "../http/client.ts";
 import { requireAvailable } from "../http/guard.ts";
 import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
-import { jsonResponse } from "../http/responses.ts";
+import { completeResponse, jsonResponse } from "../http/responses.ts";
 import { onGet } from "../http/get-route.ts";
 
 export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): void {
@@ -45,6 +45,6 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
   onGet(app, "/api/v1/agents/me", async (event) => {
     await requireAvailable("getAgentStanding", monitor, service);
     const owner = await authenticateAgent(event, auth, clientAddress(event, config.trustProxy), null);
-    return jsonResponse(event, agents.standing(owner));
+    return completeResponse(event, agents.standingJson(owner), { status: 200, type: "application/json" });
   });
 }

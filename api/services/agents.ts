@@ -32,6 +32,9 @@ function newToken(scopes: readonly string[], label: string | null, at: string) {
 }
 
 export class AgentService {
+  /** Owner readings are replaced, never changed, when a standing changes: safe to remember by identity. */
+  readonly #standingJson = new WeakMap<TokenOwner, string>();
+
   constructor(private readonly deps: AgentServiceDeps) {}
 
   /** Creates the registration and its first token; the token is returned once and never stored. */
@@ -101,6 +104,16 @@ export class AgentService {
       waitlist: { joined: owner.waitlistJoinedAt !== null, joined_at: owner.waitlistJoinedAt },
       survey: { answered: owner.surveyAnsweredAt !== null, answered_at: owner.surveyAnsweredAt, survey_version: owner.surveyVersion },
     };
+  }
+
+  /** `standing(owner)` as JSON, serialised once per owner reading (it is the busiest read there is). */
+  standingJson(owner: TokenOwner): string {
+    let json = this.#standingJson.get(owner);
+    if (json === undefined) {
+      json = JSON.stringify(this.standing(owner));
+      this.#standingJson.set(owner, json);
+    }
+    return json;
   }
 
   #requireCurrentConsent(version: string): void {

@@ -29,10 +29,16 @@ export class ServiceStateMonitor {
   constructor(private readonly sources: StateSources) {}
 
   async current(): Promise<ServiceState> {
-    const now = this.sources.now().getTime();
-    if (this.#state && now - this.#readAt < this.sources.ttlMs) return this.#state;
+    const fresh = this.peek();
+    if (fresh) return fresh;
     this.#pending ??= this.#read().finally(() => (this.#pending = undefined));
     return this.#pending;
+  }
+
+  /** The reading when it is still fresh, else undefined; never reads anything (hot routes use it). */
+  peek(): ServiceState | undefined {
+    if (this.#state && this.sources.now().getTime() - this.#readAt < this.sources.ttlMs) return this.#state;
+    return undefined;
   }
 
   /** Forget the reading (after a write to switches, or a database error), so the next is fresh. */

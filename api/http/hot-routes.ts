@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/**
+ * A route answered on node:http itself, ahead of the app, when everything it needs is already in
+ * memory. It returns false to hand the request to the app, which answers every other case (errors,
+ * stale readings, cache misses) through the one ordinary path; so a hot route only ever repeats the
+ * app's success answer, byte for byte, without h3's request and response objects around it.
+ */
+export type HotRoute = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+type NodeListener = (request: IncomingMessage, response: ServerResponse) => unknown;
+
+/** The server's listener: a hot route for the exact URL answers if it can, else the app does. */
+export function withHotRoutes(routes: ReadonlyMap<string, HotRoute>, app: NodeListener): NodeListener {
+  return (request, response) => {
+    const route = routes.get(request.url ?? "");
+    if (route?.(request, response)) return;
+    return app(request, response);
+  };
+}
+
+/** Writes a whole response from the same header tuples the app's responses use. */
+export function writeWholeResponse(response: ServerResponse, status: number, headers: readonly [string, string][], body: string): void {
+  const flat: string[] = [];
+  for (const [name, value] of headers) flat.push(name, value);
+  flat.push("Content-Length", String(Buffer.byteLength(body)));
+  // srvx writes no reason phrase for the app's responses: none here either, so both paths match.
+  response.writeHead(status, "", flat);
+  response.end(body);
+}

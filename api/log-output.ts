@@ -1,0 +1,34 @@
+import pino from "pino";
+
+/**
+ * Standard output, written once per turn of the event loop: the lines of every request handled in
+ * a turn go out in one write when it ends, instead of one write each (a write per request cost
+ * about 10 µs on the benchmark machine). The write itself is pino's synchronous one, so order is
+ * kept and a slow reader is waited for; what is pending is written out when the process exits, and
+ * only a kill -9 can lose the lines of the last turn. pino's asynchronous mode, tried first, made
+ * the p99 of database writes worse (its writes run on the thread pool beside the database's).
+ */
+export class StdoutOncePerTurn implements pino.DestinationStream {
+  readonly #out = pino.destination({ dest: 1, sync: true });
+  #pending = "";
+  #scheduled = false;
+
+  constructor() {
+    process.once("exit", () => this.flush());
+  }
+
+  write(line: string): void {
+    this.#pending += line;
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  flush(): void {
+    this.#scheduled = false;
+    if (!this.#pending) return;
+    const lines = this.#pending;
+    this.#pending = "";
+    this.#out.write(lines);
+  }
+}
