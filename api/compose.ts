@@ -22,6 +22,8 @@ export interface ComposeOptions {
   now?: () => Date;
   /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s). */
   stateTtlMs?: number;
+  /** Checkpoint an embedded database file from a worker thread this often (the server does; tests need not). */
+  checkpointEveryMs?: number;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   }
   const versions = currentPolicyVersions(content);
   const database = new Database(config.database);
-  await database.configure();
+  await database.configure(options.checkpointEveryMs ? { checkpointEveryMs: options.checkpointEveryMs } : {});
   const applied = await migrate(database.client);
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
   const secrets = await loadSecretRing(database.client, config);

@@ -28,7 +28,7 @@ try {
 const log = createLogger(config.logLevel, new StdoutOncePerTurn());
 let services: AppServices;
 try {
-  services = await composeServices(config, log);
+  services = await composeServices(config, log, { checkpointEveryMs: 500 });
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BACKSTOP_CHECKPOINT_PAGES, startBackgroundCheckpoints, type BackgroundCheckpoints } from "./background-checkpoints.ts";
 import { FileSql } from "./file-sql.ts";
 import { RemoteSql } from "./remote-sql.ts";
 import type { Sql } from "./sql.ts";
@@ -35,6 +36,7 @@ export function isUniqueViolation(error: unknown): boolean {
 export class Database {
   #client: Sql;
   #inode: number | undefined;
+  #checkpoints: BackgroundCheckpoints | undefined;
   readonly path: string | undefined;
 
   constructor(readonly settings: DatabaseSettings) {
@@ -53,12 +55,25 @@ export class Database {
     return client;
   }
 
-  /** Per-connection settings on the connection that serves every statement outside transactions. */
-  async configure(): Promise<void> {
+  /**
+   * Per-connection settings on the connection that serves every statement outside transactions.
+   * A long-running server asks for checkpoints in the background (see background-checkpoints.ts);
+   * short-lived commands leave them to SQLite.
+   */
+  async configure(options: { checkpointEveryMs?: number } = {}): Promise<void> {
     if (!this.path) return;
     await this.#client.execute("PRAGMA journal_mode = WAL");
     await this.#client.execute("PRAGMA synchronous = NORMAL");
     await this.#client.execute("PRAGMA foreign_keys = ON");
+    if (options.checkpointEveryMs || this.#checkpoints) {
+      await this.#client.execute(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+      this.#checkpoints ??= startBackgroundCheckpoints(this.path, { intervalMs: options.checkpointEveryMs ?? 500, timeoutMs: this.settings.timeoutMs });
+    }
+  }
+
+  /** The background checkpointer, when one runs. */
+  get checkpoints(): BackgroundCheckpoints | undefined {
+    return this.#checkpoints;
   }
 
   /**
@@ -86,6 +101,8 @@ export class Database {
   }
 
   close(): void {
+    void this.#checkpoints?.stop();
+    this.#checkpoints = undefined;
     this.#client.close();
   }
 }

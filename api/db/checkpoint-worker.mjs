@@ -1,0 +1,31 @@
+// @ts-check
+// Runs in a worker thread: copies the write-ahead log back into the database file every
+// `intervalMs`, so the fsyncs of a checkpoint never stall the event loop that answers requests.
+// Plain JavaScript so that it starts in any process (the server, tests, scripts) without a
+// TypeScript loader: worker threads do not take `--import tsx` before loading their entry.
+import { pathToFileURL } from "node:url";
+import { parentPort, workerData } from "node:worker_threads";
+import Database from "libsql";
+
+/** @type {{ path: string; intervalMs: number; timeoutMs: number }} */
+const { path, intervalMs, timeoutMs } = workerData;
+// `mode=rw` never creates the file: a database removed meanwhile must stay missing, so that the
+// server reports it unavailable instead of finding an empty one.
+const uri = `${pathToFileURL(path).href}?mode=rw`;
+
+function checkpointOnce() {
+  /** @type {InstanceType<typeof Database> | undefined} */
+  let connection;
+  try {
+    // A connection per pass: a file replaced meanwhile is simply the next pass's file.
+    connection = new Database(uri, { timeout: timeoutMs });
+    const result = /** @type {{ log: number; checkpointed: number }} */ (connection.prepare("PRAGMA wal_checkpoint(PASSIVE)").get());
+    parentPort?.postMessage({ log: result.log, checkpointed: result.checkpointed });
+  } catch {
+    // Missing, unreadable or busy: the server's own probe reports an outage; try again next pass.
+  } finally {
+    connection?.close();
+  }
+}
+
+setInterval(checkpointOnce, intervalMs);
