@@ -18,7 +18,7 @@ interface LineSink {
  * The one line every request leaves, in exactly the shape pino writes for
  * `log[level]({ req_id, method, path, status, ms }, "request")`, built by hand and written to the
  * logger's own stream (so it stays in order with every other line). pino's general serialiser cost
- * about 18 µs per request on the 2-core benchmark machine, a fifth of a small request; this costs 2.
+ * about 18 µs per request on the 2-core benchmark machine, a fifth of a small request.
  * Only these fields are ever written, and the path is redacted: no header, body or secret reaches it.
  */
 export function logRequestLine(log: Logger, level: "info" | "debug", line: RequestLine): void {
