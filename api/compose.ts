@@ -42,7 +42,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   }
   const versions = currentPolicyVersions(content);
   const database = new Database(config.database);
-  await database.configure(options.checkpointEveryMs ? { checkpointEveryMs: options.checkpointEveryMs } : {});
+  await database.configure(options.checkpointEveryMs);
   const applied = await migrate(database.client);
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
   const secrets = await loadSecretRing(database.client, config);

@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "./helpers/free-port.ts";
 
 export interface BuiltSite {
   distDir: string;
@@ -13,17 +13,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     site: BuiltSite;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 async function buildOnce(): Promise<BuiltSite> {

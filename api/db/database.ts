@@ -57,18 +57,17 @@ export class Database {
 
   /**
    * Per-connection settings on the connection that serves every statement outside transactions.
-   * A long-running server asks for checkpoints in the background (see background-checkpoints.ts);
-   * short-lived commands leave them to SQLite.
+   * A long-running server asks for checkpoints in the background every `checkpointEveryMs` (see
+   * background-checkpoints.ts); short-lived commands leave them to SQLite (0).
    */
-  async configure(options: { checkpointEveryMs?: number } = {}): Promise<void> {
+  async configure(checkpointEveryMs = 0): Promise<void> {
     if (!this.path) return;
     await this.#client.execute("PRAGMA journal_mode = WAL");
     await this.#client.execute("PRAGMA synchronous = NORMAL");
     await this.#client.execute("PRAGMA foreign_keys = ON");
-    if (options.checkpointEveryMs || this.#checkpoints) {
-      await this.#client.execute(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-      this.#checkpoints ??= startBackgroundCheckpoints(this.path, { intervalMs: options.checkpointEveryMs ?? 500, timeoutMs: this.settings.timeoutMs });
-    }
+    // Called again on a reopened file: the running checkpointer follows the path, only the pragma is new.
+    if (checkpointEveryMs > 0) this.#checkpoints ??= startBackgroundCheckpoints(this.path, { intervalMs: checkpointEveryMs, timeoutMs: this.settings.timeoutMs });
+    if (this.#checkpoints) await this.#client.execute(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   }
 
   /** The background checkpointer, when one runs. */

@@ -15,7 +15,7 @@ async function openDatabase(checkpointEveryMs?: number): Promise<{ database: Dat
   dirs.push(dir);
   const path = join(dir, "service.db");
   const database = new Database({ url: `file:${path}`, authToken: undefined, timeoutMs: 5_000 });
-  await database.configure(checkpointEveryMs ? { checkpointEveryMs } : {});
+  await database.configure(checkpointEveryMs);
   await database.client.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
   return { database, path };
 }

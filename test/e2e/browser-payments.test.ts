@@ -1,17 +1,17 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-server.ts";
+import type { FakeStripe } from "../fakes/stripe/fake-server.ts";
 import { launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
-import { mimePart, startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
+import { startCommerceStack, type CommerceStack } from "../helpers/commerce-stack.ts";
+import type { RunningServer } from "../helpers/server-process.ts";
+import { mimePart, type SmtpSink } from "../helpers/smtp.ts";
 
 // Paying in a real browser without JavaScript: our buy and unlock forms post to the server, which
 // sends the browser to the hosted checkout (here the fake provider's page, allowed by the CSP's
 // form-action because STRIPE_API_BASE points at it), and the provider sends it back to us.
-const WEBHOOK_SECRET = "whsec_e2e_browser";
+let stack: CommerceStack;
 let server: RunningServer;
 let fake: FakeStripe;
 let smtp: SmtpSink;
@@ -19,25 +19,13 @@ let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "browser-pay-"));
-  smtp = await startSmtpSink();
-  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET, deliverTo: `${inject("site").siteUrl}/api/v1/webhooks/stripe` });
-  server = await startServer({
-    DATABASE_URL: `file:${join(dir, "service.db")}`,
-    STRIPE_SECRET_KEY: "sk_test_browser",
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: fake.url,
-    SMTP_URL: smtp.url,
-    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}`,
-  });
+  stack = await startCommerceStack("e2e_browser", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}` });
+  ({ server, fake, smtp, dir } = stack);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await fake?.close();
-  await smtp?.close();
-  await rm(dir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 async function open(path: string): Promise<Page> {

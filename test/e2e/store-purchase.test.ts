@@ -1,36 +1,22 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-server.ts";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
-import { mimePart, startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
+import type { FakeStripe } from "../fakes/stripe/fake-server.ts";
+import { startCommerceStack, type CommerceStack } from "../helpers/commerce-stack.ts";
+import type { RunningServer } from "../helpers/server-process.ts";
+import { mimePart, type SmtpSink } from "../helpers/smtp.ts";
 
-const WEBHOOK_SECRET = "whsec_e2e_store";
+let stack: CommerceStack;
 let server: RunningServer;
 let fake: FakeStripe;
 let smtp: SmtpSink;
-let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "store-e2e-"));
-  smtp = await startSmtpSink();
-  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET, deliverTo: `${inject("site").siteUrl}/api/v1/webhooks/stripe` });
-  server = await startServer({
-    DATABASE_URL: `file:${join(dir, "service.db")}`,
-    STRIPE_SECRET_KEY: "sk_test_e2e",
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: fake.url,
-    SMTP_URL: smtp.url,
-    MAIL_FROM: "shop@agentready.example",
-  });
+  stack = await startCommerceStack("e2e_store", { MAIL_FROM: "shop@agentready.example" });
+  ({ server, fake, smtp } = stack);
 });
 afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-  await smtp?.close();
-  await rm(dir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 const buy = (productId: string, headers: Record<string, string> = {}) =>
