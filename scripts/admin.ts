@@ -1,28 +1,22 @@
 // Staff CLI: `npm run admin -- <command> …`; every command answers --help.
 import { defineCommand, runMain } from "citty";
-import { agentsCommand, tokensCommand, trustCommand } from "./admin/agents.ts";
-import { backupCommand } from "./admin/backup.ts";
-import { creditsCommand } from "./admin/credits.ts";
-import { outboxCommand } from "./admin/outbox.ts";
-import { secretCommand } from "./admin/secret.ts";
-import { storeCommands } from "./admin/store.ts";
-import { switchesCommand } from "./admin/switches.ts";
-import { waitlistsCommand } from "./admin/waitlists.ts";
 
 const main = defineCommand({
   meta: { name: "admin", description: "Staff tools for the running service's database (DATABASE_URL)." },
+  // Each command loads its own modules only when called: staff wait for one command's imports
+  // (the libSQL binding, Stripe's SDK for the store commands), not every command's.
   subCommands: {
-    switches: switchesCommand,
-    tokens: tokensCommand,
-    agents: agentsCommand,
-    trust: trustCommand,
-    waitlists: waitlistsCommand,
-    credits: creditsCommand,
-    orders: storeCommands.orders,
-    entitlements: storeCommands.entitlements,
-    outbox: outboxCommand,
-    secret: secretCommand,
-    backup: backupCommand,
+    switches: () => import("./admin/switches.ts").then((module) => module.switchesCommand),
+    tokens: () => import("./admin/agents.ts").then((module) => module.tokensCommand),
+    agents: () => import("./admin/agents.ts").then((module) => module.agentsCommand),
+    trust: () => import("./admin/agents.ts").then((module) => module.trustCommand),
+    waitlists: () => import("./admin/waitlists.ts").then((module) => module.waitlistsCommand),
+    credits: () => import("./admin/credits.ts").then((module) => module.creditsCommand),
+    orders: () => import("./admin/store.ts").then((module) => module.storeCommands.orders),
+    entitlements: () => import("./admin/store.ts").then((module) => module.storeCommands.entitlements),
+    outbox: () => import("./admin/outbox.ts").then((module) => module.outboxCommand),
+    secret: () => import("./admin/secret.ts").then((module) => module.secretCommand),
+    backup: () => import("./admin/backup.ts").then((module) => module.backupCommand),
   },
 });
 

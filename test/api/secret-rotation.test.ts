@@ -17,12 +17,12 @@ import { runAdmin, runAdminCommand, type AdminRun } from "../helpers/admin-cli.t
 import { expectProblem } from "../helpers/agents.ts";
 import { mimePart, startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
 import { createStoreApp, nextAddress, type StoreTestApp } from "../helpers/store.ts";
+import { CREDIT_CODE_IN_TEXT } from "../helpers/credit-code.ts";
 
 const SECRET_A = "env-secret-a-0123456789abcdefghijklmnop";
 const SECRET_B = "env-secret-b-0123456789abcdefghijklmnop";
 const SECRET_X = "env-secret-x-0123456789abcdefghijklmnop";
 // The check symbol may be * ~ $ or =, after which \b would not match: hence the lookahead.
-const CODE = /\b([0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z*~$=])(?![0-9A-Z*~$=])/;
 // A fresh Node process takes seconds on a busy machine.
 const SLOW = 60_000;
 
@@ -213,7 +213,7 @@ describe("a payment's receipt queued before a rotation and sent after", () => {
     expect((await secretAdmin({}, "rotate")).code).toBe(0);
 
     const after = await instance();
-    const typed = CODE.exec(await receiptTo(after, "early@example.com"))?.[1] ?? "";
+    const typed = CREDIT_CODE_IN_TEXT.exec(await receiptTo(after, "early@example.com"))?.[1] ?? "";
     expect(typed).not.toBe("");
     expect(typed).not.toBe(deriveCreditCode(after.t.services.secrets.current, intentId));
     expect(await (await redeem(after, typed)).json()).toMatchObject({ unlocked: true, credits_remaining: 3 });
@@ -231,7 +231,7 @@ describe("a payment's receipt queued before a rotation and sent after", () => {
     const text = await receiptTo(after, "late@example.com");
     expect(text).toContain("4 credits left (of 5), but your credit code can no longer be shown here");
     expect(text).toContain(intentId);
-    expect(text).not.toMatch(CODE);
+    expect(text).not.toMatch(CREDIT_CODE_IN_TEXT);
     expect(await creditCodeHash(after.t.services.database.client, paymentCodeId(intentId))).not.toBeNull();
     await after.close();
   });

@@ -7,6 +7,7 @@ import { launchBrowser, screenshot, seriousViolations } from "../helpers/browser
 import { startCommerceStack, type CommerceStack } from "../helpers/commerce-stack.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
 import { mimePart, type SmtpSink } from "../helpers/smtp.ts";
+import { creditCodeIn } from "../helpers/credit-code.ts";
 
 // Paying in a real browser without JavaScript: our buy and unlock forms post to the server, which
 // sends the browser to the hosted checkout (here the fake provider's page, allowed by the CSP's
@@ -85,7 +86,7 @@ describe("paying in a real browser", () => {
     expect(await page.getByText("How to fix it").count() + (await page.getByText(/^Evidence/).count())).toBeGreaterThan(0);
     await screenshot(page, "check-report-unlocked");
 
-    const code = /\b([0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z*~$=])\b/.exec(await mailTo("payer@example.com"))?.[1] ?? "";
+    const code = creditCodeIn(await mailTo("payer@example.com"));
     expect(code).not.toBe("");
     const second = await runCheck();
     await second.getByLabel(/^Credit code/).fill(code.toLowerCase());

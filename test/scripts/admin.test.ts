@@ -15,7 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe("npm run admin", () => {
+// Every call is a fresh Node process (about a second each, several under a loaded CI machine) and
+// a test makes up to eight in a row, so these get more than the suite's default 20 s.
+describe("npm run admin", { timeout: 90_000 }, () => {
   it("answers --help on every command", async () => {
     const commands = [[], ["switches"], ["switches", "set"], ["tokens", "issue"], ["tokens", "list"], ["tokens", "revoke"], ["trust", "set"], ["agents", "list"], ["waitlists", "export"], ["waitlists", "count"]];
     const results = await Promise.all(commands.map((command) => admin(...command, "--help")));
