@@ -21,7 +21,7 @@ export interface AgentWaitlistRow {
 export async function insertAgentWaitlistEntry(client: Sql, entry: AgentWaitlistRow): Promise<boolean> {
   const result = await client.execute({
     sql: `INSERT INTO agent_waitlist_entries (id, agent_id, agent_name, agent_type, operator_type, principal_contact, use_cases, capabilities, tools_used, consent_version, joined_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING RETURNING id`,
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING`,
     args: [
       entry.id,
       entry.agent_id,
@@ -36,15 +36,15 @@ export async function insertAgentWaitlistEntry(client: Sql, entry: AgentWaitlist
       entry.joined_at,
     ],
   });
-  return result.rows.length === 1;
+  return result.rowsAffected === 1;
 }
 
 export async function insertSurveyAnswer(client: Sql, agentId: string, surveyVersion: string, answers: unknown, at: string): Promise<boolean> {
   const result = await client.execute({
-    sql: "INSERT INTO agent_survey_answers (agent_id, survey_version, answers, answered_at) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING RETURNING agent_id",
+    sql: "INSERT INTO agent_survey_answers (agent_id, survey_version, answers, answered_at) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING",
     args: [agentId, surveyVersion, JSON.stringify(answers), at],
   });
-  return result.rows.length === 1;
+  return result.rowsAffected === 1;
 }
 
 export interface SignupRow {
