@@ -63,6 +63,8 @@ export async function readLimited(event: H3Event, limitBytes: number): Promise<U
  */
 function readNodeStream(stream: Readable, take: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
+    // Already read to the end (nothing more will come): there is no 'end' left to wait for.
+    if (stream.readableEnded) return resolve();
     const finish = (error?: unknown) => {
       stream.off("data", onData);
       stream.off("end", onEnd);
