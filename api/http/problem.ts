@@ -60,7 +60,7 @@ export function problemResponse(event: H3Event, problem: ApiProblem, siteUrl: st
   return completeResponse(event, JSON.stringify(body), {
     status: problem.status,
     type: "application/problem+json",
-    headers: { "Access-Control-Allow-Origin": "*", ...limitsOf(event), ...problem.options.headers },
+    headers: { ...limitsOf(event), ...problem.options.headers },
   });
 }
 

@@ -1,15 +1,18 @@
 import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
-import { API_SECURITY_HEADERS, SECURITY_HEADERS } from "../../src/lib/manifest.ts";
+import { API_SECURITY_HEADERS, CORS_HEADERS, SECURITY_HEADERS } from "../../src/lib/manifest.ts";
 import { markComplete } from "./complete-response.ts";
 import { requestIdOf } from "./request-id.ts";
 
 const DOCUMENT_SECURITY = Object.entries(SECURITY_HEADERS);
-const API_SECURITY = Object.entries(API_SECURITY_HEADERS);
+// Everything but an HTML page may be read from any origin, as the preflight already allows: tokens
+// travel in Authorization, never in cookies, so a page elsewhere gains nothing its caller lacks.
+const API_SECURITY = [...Object.entries(API_SECURITY_HEADERS), ...Object.entries(CORS_HEADERS)];
 
 /**
- * Every header of a response this server builds whole: type, the security headers for its kind,
- * the request id, the caller's extras, and Cache-Control (`no-store` unless an extra says otherwise).
+ * Every header of a response this server builds whole: type, the security headers for its kind (and
+ * CORS for all but HTML), the request id, the caller's extras, and Cache-Control (`no-store` unless
+ * an extra says otherwise).
  */
 export function responseHeaders(type: string, requestId: string, extra?: Record<string, string>): [string, string][] {
   const security = type.startsWith("text/html") ? DOCUMENT_SECURITY : API_SECURITY;

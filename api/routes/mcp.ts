@@ -62,7 +62,7 @@ export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps)
     const listing = catalogue.active(await services.monitor.current(), service);
     // The body is a function of the revision, so the revision is a strong validator.
     const etag = `"${listing.revision}"`;
-    const headers = { ...limits, ETag: etag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" };
+    const headers = { ...limits, ETag: etag, "Cache-Control": "no-cache" };
     if (ifNoneMatch(event, etag)) return completeResponse(event, null, { status: 304, type: "application/json", headers });
     return jsonResponse(event, { revision: listing.revision, endpoint, data: listing.descriptions }, { headers });
   };
@@ -83,7 +83,7 @@ export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps)
       if (response.status >= 400) throw await transportProblem(response, limits);
       const body = response.status === 202 ? null : await response.text();
       const type = response.headers.get("content-type") ?? "application/json";
-      return completeResponse(event, body, { status: response.status, type, headers: { ...limits, "Access-Control-Allow-Origin": "*" } });
+      return completeResponse(event, body, { status: response.status, type, headers: limits });
     } finally {
       await transport.close();
       await server.close();

@@ -12,19 +12,16 @@ export function registerServiceRoutes(app: H3, { services }: RouteDeps): void {
   onGet(app, "/status.json", async (event) => {
     const state = await services.monitor.current();
     const degraded = Object.values(state.components).includes("unavailable");
-    return jsonResponse(event, { status: degraded ? "degraded" : "ok", checked_at: state.checkedAt, components: { api: "ok", ...state.components } }, { headers: { "Access-Control-Allow-Origin": "*" } });
+    return jsonResponse(event, { status: degraded ? "degraded" : "ok", checked_at: state.checkedAt, components: { api: "ok", ...state.components } });
   });
 
   onGet(app, "/api/v1/config", async (event) => {
     const { switches, checkedAt } = await services.monitor.current();
-    return jsonResponse(event, 
-      {
-        forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, switches[name]])),
-        features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, switches[name]])),
-        ...versions,
-        checked_at: checkedAt,
-      },
-      { headers: { "Access-Control-Allow-Origin": "*" } },
-    );
+    return jsonResponse(event, {
+      forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, switches[name]])),
+      features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, switches[name]])),
+      ...versions,
+      checked_at: checkedAt,
+    });
   });
 }

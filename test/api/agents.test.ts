@@ -196,3 +196,25 @@ describe("GET /api/v1/agents/me", () => {
     expect(await countRows(t.services.database.client, "agent_waitlist_entries")).toBeGreaterThan(3);
   });
 });
+
+describe("reading the agent API from another origin", () => {
+  it("lets a page elsewhere read every answer the preflight lets it ask for, once per header", async () => {
+    const origin = { origin: "https://agent.example" };
+    const registered = await t.send("POST", "/api/v1/agents/register", { agent_name: "Cross", agent_type: "assistant", operator_type: "company" }, { ...origin, "x-forwarded-for": "203.0.113.90" });
+    const { token } = (await registered.clone().json()) as { token: string };
+    const answers = [
+      registered,
+      await t.send("GET", "/api/v1/agents/me", undefined, { ...origin, ...bearer(token) }),
+      await t.send("POST", "/api/v1/agents/waitlist", { ...validEntry, agent_name: 3 }, { ...origin, ...bearer(token) }),
+      await t.send("GET", "/api/v1/agents/me", undefined, origin),
+      await t.send("GET", "/status.json", undefined, origin),
+    ];
+    expect(answers.map((response) => response.status)).toEqual([201, 200, 422, 401, 200]);
+    for (const response of answers) {
+      // Headers.get joins repeated headers with ", ": exactly "*" means it was sent once.
+      expect(response.headers.get("access-control-allow-origin"), response.url).toBe("*");
+      expect(response.headers.get("access-control-expose-headers")).toContain("RateLimit");
+      expect(response.headers.get("access-control-expose-headers")).toContain("Retry-After");
+    }
+  });
+});
