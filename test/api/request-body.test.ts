@@ -28,7 +28,7 @@ afterAll(async () => {
 const registration = (name: string) => JSON.stringify({ agent_name: name, agent_type: "assistant", operator_type: "company" });
 
 /** Sends `head` and then each part after `gapMs`; answers the status and the body of the response. */
-function rawRequest(head: string, parts: (string | Buffer)[], gapMs = 0): Promise<{ status: number; body: string }> {
+function rawRequest(head: string, parts: (string | Buffer)[], gapMs = 0): Promise<{ status: number; headers: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let received = "";
@@ -36,7 +36,7 @@ function rawRequest(head: string, parts: (string | Buffer)[], gapMs = 0): Promis
     socket.on("error", reject);
     socket.on("close", () => {
       const [headers = "", body = ""] = received.split("\r\n\r\n");
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), body });
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), headers, body });
     });
     socket.on("connect", async () => {
       if (gapMs === 0) {
@@ -52,8 +52,9 @@ function rawRequest(head: string, parts: (string | Buffer)[], gapMs = 0): Promis
   });
 }
 
-const headFor = (framing: string) =>
-  `POST /api/v1/agents/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Forwarded-For: 192.0.2.${++addresses}\r\nConnection: close\r\n${framing}\r\n`;
+/** A request head; `connection` "keep-alive" leaves closing the socket to the server. */
+const headFor = (framing: string, connection: "close" | "keep-alive" = "close") =>
+  `POST /api/v1/agents/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Forwarded-For: 192.0.2.${++addresses}\r\nConnection: ${connection}\r\n${framing}\r\n`;
 const chunked = (parts: string[]) => [...parts.map((part) => `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`), "0\r\n\r\n"];
 
 describe("reading a JSON body", () => {
@@ -75,11 +76,14 @@ describe("reading a JSON body", () => {
 
   it("answers 413 to a chunked body over the limit, whether it arrived at once or in pieces", async () => {
     const parts = [`{"agent_name":"${"x".repeat(1500)}`, `${"y".repeat(1500)}","agent_type":"a","operator_type":"company"}`];
-    const atOnce = await rawRequest(headFor("Transfer-Encoding: chunked\r\n"), chunked(parts));
+    // Asked to keep the connection open: the answer resolves only because the server closes it.
+    const atOnce = await rawRequest(headFor("Transfer-Encoding: chunked\r\n", "keep-alive"), chunked(parts));
     const inPieces = await rawRequest(headFor("Transfer-Encoding: chunked\r\n"), chunked(parts), 30);
     expect(atOnce.status).toBe(413);
     expect(inPieces.status).toBe(413);
     expect(JSON.parse(atOnce.body)).toMatchObject({ status: 413, type: expect.stringContaining("payload-too-large") });
+    // The rest of an unbounded body is not read: the connection ends with the answer.
+    expect(atOnce.headers).toMatch(/^connection: close$/im);
   });
 
   it("answers 400 to bytes that are not UTF-8, and reads the next body as usual", async () => {
