@@ -1,6 +1,7 @@
 // @ts-check
-import { defineConfig } from "astro/config";
+
 import node from "@astrojs/node";
+import { defineConfig } from "astro/config";
 
 // Static output for everything that can be prerendered; the pages that need runtime data (forms,
 // a readiness report, the checkout return page) opt out with `prerender = false` and are served by
@@ -22,7 +23,12 @@ export default defineConfig({
   vite: {
     logLevel: "warn",
     define: {
-      __BUILD_CONTEXT__: JSON.stringify({ contentRoot: process.cwd(), siteUrl: site, docsUrl: site, builtAt: new Date().toISOString() }),
+      __BUILD_CONTEXT__: JSON.stringify({
+        contentRoot: process.cwd(),
+        siteUrl: site,
+        docsUrl: site,
+        builtAt: new Date().toISOString(),
+      }),
     },
   },
 });

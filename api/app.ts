@@ -1,28 +1,28 @@
 import { H3, type H3Event, type HTTPError } from "h3";
 import { CORS_HEADERS } from "../src/lib/manifest.ts";
-import { documentHeadersFor } from "./http/document-headers.ts";
 import type { AppServices } from "./app-services.ts";
 import { isUnavailableError } from "./db/database.ts";
-import { isComplete } from "./http/complete-response.ts";
-import { ApiProblem, problemResponse } from "./http/problem.ts";
+import { logRequestLine } from "./http/access-log.ts";
 import { clientAddress } from "./http/client.ts";
+import { isComplete } from "./http/complete-response.ts";
+import { documentHeadersFor } from "./http/document-headers.ts";
+import { ApiProblem, problemResponse } from "./http/problem.ts";
 import { enforceRateLimit, rememberLimits } from "./http/rate-limit.ts";
 import { requestIdOf } from "./http/request-id.ts";
 import { isStaticRequest } from "./http/static-request.ts";
 import type { Logger } from "./log.ts";
-import { logRequestLine } from "./http/access-log.ts";
+import type { AstroHandler } from "./pages/astro-handler.ts";
 import { registerAgentRoutes } from "./routes/agents.ts";
 import { registerCheckRoutes } from "./routes/checks.ts";
-import type { AstroHandler } from "./pages/astro-handler.ts";
 import { registerHealthRoutes } from "./routes/health.ts";
+import { liveDiscovery } from "./routes/live-discovery.ts";
 import { registerMcpRoutes } from "./routes/mcp.ts";
 import { registerPageRoutes } from "./routes/pages.ts";
 import { registerPaymentWebhookRoutes } from "./routes/payment-webhooks.ts";
-import { registerStoreRoutes } from "./routes/store.ts";
-import { liveDiscovery } from "./routes/live-discovery.ts";
 import type { AppConfig, RouteDeps } from "./routes/route-deps.ts";
 import { registerServiceRoutes } from "./routes/service.ts";
 import { registerStaticRoutes } from "./routes/static.ts";
+import { registerStoreRoutes } from "./routes/store.ts";
 import { registerWaitlistRoutes } from "./routes/waitlist.ts";
 import type { SiteFiles } from "./static/site-files.ts";
 
@@ -57,7 +57,13 @@ export function createApp(deps: AppDeps): H3 {
       const level = isStaticRequest(event) ? "debug" : "info";
       if (!deps.log.isLevelEnabled(level)) return;
       const started = (event.context as Timed)[STARTED] ?? performance.now();
-      logRequestLine(deps.log, level, { requestId: requestIdOf(event), method: event.req.method, path: event.url.pathname, status: response.status, ms: performance.now() - started });
+      logRequestLine(deps.log, level, {
+        requestId: requestIdOf(event),
+        method: event.req.method,
+        path: event.url.pathname,
+        status: response.status,
+        ms: performance.now() - started,
+      });
     },
     onError(error, event) {
       return errorToResponse(error, event, deps);
@@ -75,12 +81,19 @@ export function createApp(deps: AppDeps): H3 {
   registerMcpRoutes(app, routeDeps);
   if (deps.pages) registerPageRoutes(app, routeDeps, deps.pages);
   const discovery = { content: deps.services.content, siteUrl: deps.config.siteUrl, docsUrl: deps.config.docsUrl };
-  const extras = { openapi: deps.site?.routes.has("/openapi.json") ?? false, mcpCard: deps.site?.routes.has("/.well-known/mcp/server-card.json") ?? false };
+  const extras = {
+    openapi: deps.site?.routes.has("/openapi.json") ?? false,
+    mcpCard: deps.site?.routes.has("/.well-known/mcp/server-card.json") ?? false,
+  };
   // Static routes last: their catch-all answers everything no other route took.
   registerStaticRoutes(app, {
     site: deps.site,
     live: liveDiscovery(discovery, deps.services, extras),
-    countApiMiss: async (event) => rememberLimits(event, await enforceRateLimit(deps.services.limiter, "api-misses", clientAddress(event, deps.config.trustProxy))),
+    countApiMiss: async (event) =>
+      rememberLimits(
+        event,
+        await enforceRateLimit(deps.services.limiter, "api-misses", clientAddress(event, deps.config.trustProxy)),
+      ),
   });
   return app;
 }
@@ -89,7 +102,8 @@ function preflightHeaders(): Headers {
   return new Headers({
     ...CORS_HEADERS,
     "Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, Content-Type, If-None-Match, Idempotency-Key, MCP-Protocol-Version, Last-Event-ID",
+    "Access-Control-Allow-Headers":
+      "Authorization, Content-Type, If-None-Match, Idempotency-Key, MCP-Protocol-Version, Last-Event-ID",
     "Access-Control-Max-Age": "86400",
   });
 }
@@ -107,7 +121,9 @@ function fromUnexpected(error: HTTPError, deps: AppDeps, requestId: string): Api
     // The next state reading re-probes, so discovery and /status.json show the outage at once.
     deps.services.monitor.invalidate();
     deps.log.warn({ req_id: requestId, err: original.message }, "database unavailable");
-    return new ApiProblem("service-unavailable", "The database is unavailable; /status.json shows the details.", { headers: { "Retry-After": "30" } });
+    return new ApiProblem("service-unavailable", "The database is unavailable; /status.json shows the details.", {
+      headers: { "Retry-After": "30" },
+    });
   }
   if (error.unhandled || error.status >= 500) {
     deps.log.error({ req_id: requestId, err: { message: original.message, stack: original.stack } }, "unhandled error");

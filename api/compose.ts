@@ -2,14 +2,14 @@ import { getContent } from "../src/content/load-content.ts";
 import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
 import { buildAgentSurveySchema } from "../src/schemas/requests/agent-survey.ts";
 import type { AppServices } from "./app-services.ts";
-import { ConfigError, type Config } from "./config.ts";
+import { type Config, ConfigError } from "./config.ts";
 import { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { loadSecretRing } from "./db/settings.ts";
 import type { Logger } from "./log.ts";
 import { AgentService } from "./services/agents.ts";
-import type { ChecksService } from "./services/checks.ts";
 import { createCheckServices } from "./services/check-services.ts";
+import type { ChecksService } from "./services/checks.ts";
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, ratePolicies } from "./services/rate-limiter.ts";
 import { ServiceStateMonitor } from "./services/service-state.ts";
 import { createCommerceServices } from "./services/store.ts";
@@ -33,12 +33,17 @@ export interface ComposeOptions {
 export async function composeServices(config: Config, log: Logger, options: ComposeOptions = {}): Promise<AppServices> {
   const now = options.now ?? (() => new Date());
   const content = getContent(config.root);
-  let policies;
+  let policies: ReturnType<typeof ratePolicies>;
   try {
     // The free checks a day come from content/pricing.yaml unless RATE_LIMITS says otherwise.
-    policies = ratePolicies({ "checks-daily": { limit: content.pricing.checks.free_checks_per_day, windowSeconds: 86_400 }, ...config.rateLimit.overrides });
+    policies = ratePolicies({
+      "checks-daily": { limit: content.pricing.checks.free_checks_per_day, windowSeconds: 86_400 },
+      ...config.rateLimit.overrides,
+    });
   } catch (error) {
-    throw new ConfigError(`Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      `Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const versions = currentPolicyVersions(content);
   const database = new Database(config.database);
@@ -67,13 +72,32 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     database,
     monitor,
     limiter: new RateLimiter(store, policies, () => now().getTime()),
-    agents: new AgentService({ db, now, privacyVersion: versions.privacy_version, onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId) }),
+    agents: new AgentService({
+      db,
+      now,
+      privacyVersion: versions.privacy_version,
+      onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId),
+    }),
     tokenOwners,
-    waitlist: new WaitlistService({ db, now, privacyVersion: versions.privacy_version, legendTermsVersion: versions.legend_terms_version }),
+    waitlist: new WaitlistService({
+      db,
+      now,
+      privacyVersion: versions.privacy_version,
+      legendTermsVersion: versions.legend_terms_version,
+    }),
     surveySchema: buildAgentSurveySchema(content.survey),
     secrets,
     now,
     ...commerce,
-    ...createCheckServices({ config, content, db, now, secrets, monitor, commerce, ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}) }),
+    ...createCheckServices({
+      config,
+      content,
+      db,
+      now,
+      secrets,
+      monitor,
+      commerce,
+      ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
+    }),
   };
 }

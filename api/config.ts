@@ -17,8 +17,16 @@ const EnvSchema = SiteUrlEnvSchema.extend({
     .default("file:./data/service.db"),
   DATABASE_AUTH_TOKEN: optionalString,
   /** How long a statement waits for a locked database before failing. */
-  DATABASE_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(60_000).default(5_000),
-  SERVER_SECRET: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(32, "must be at least 32 characters").optional()),
+  DATABASE_TIMEOUT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(5_000),
+  SERVER_SECRET: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
   /**
    * Earlier SERVER_SECRETs, comma-separated, newest first: still accepted for credit codes and
    * download links made before a rotation. The message never quotes a secret, only its position.
@@ -26,10 +34,19 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   SERVER_SECRET_PREVIOUS: z
     .string()
     .default("")
-    .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
     .superRefine((secrets, context) => {
       secrets.forEach((secret, index) => {
-        if (secret.length < 32) context.addIssue({ code: "custom", message: `secret ${index + 1} of ${secrets.length} is shorter than 32 characters; each must be at least 32 characters` });
+        if (secret.length < 32)
+          context.addIssue({
+            code: "custom",
+            message: `secret ${index + 1} of ${secrets.length} is shorter than 32 characters; each must be at least 32 characters`,
+          });
       });
     }),
   RATE_LIMIT_STORE: z.enum(["memory", "database"]).default("memory"),
@@ -42,13 +59,26 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   TRUST_PROXY: booleanFlag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Largest JSON body accepted, in bytes. */
-  BODY_LIMIT_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int().min(1_024).max(10_485_760).default(65_536),
+  BODY_LIMIT_BYTES: z.coerce
+    .number({ error: "must be a number of bytes" })
+    .int()
+    .min(1_024)
+    .max(10_485_760)
+    .default(65_536),
   PRIVATE_FILES_DIR: z.string().min(1).default("content/files"),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
-  STRIPE_API_BASE: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
+  STRIPE_API_BASE: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.url({ protocol: /^https?$/ }).optional(),
+  ),
   /** How long one call to the payment provider may take before it counts as failed (503). */
-  STRIPE_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(80_000).default(10_000),
+  STRIPE_TIMEOUT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int()
+    .min(100)
+    .max(80_000)
+    .default(10_000),
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
   CHECKS_ALLOWED_TARGETS: z.string().default(""),
@@ -72,7 +102,12 @@ export interface Config {
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
   bodyLimitBytes: number;
-  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; apiBase: string | undefined; timeoutMs: number };
+  stripe: {
+    secretKey: string | undefined;
+    webhookSecret: string | undefined;
+    apiBase: string | undefined;
+    timeoutMs: number;
+  };
   mail: { smtpUrl: string | undefined; from: string };
   checksAllowedTargets: string[];
 }
@@ -80,7 +115,10 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /** Parses the environment once; every invalid variable is named in one message. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, root: string = process.cwd()): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  root: string = process.cwd(),
+): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
@@ -88,12 +126,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const { siteUrl, docsUrl } = resolveSiteUrls(e);
-  const allowed = e.CHECKS_ALLOWED_TARGETS.split(",").map((item) => item.trim()).filter(Boolean);
+  const allowed = e.CHECKS_ALLOWED_TARGETS.split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (e.NODE_ENV === "production" && allowed.length > 0) {
-    throw new ConfigError("Invalid configuration; fix these environment variables:\n  CHECKS_ALLOWED_TARGETS: must be empty in production (it lets the checker reach private addresses)");
+    throw new ConfigError(
+      "Invalid configuration; fix these environment variables:\n  CHECKS_ALLOWED_TARGETS: must be empty in production (it lets the checker reach private addresses)",
+    );
   }
   if (e.STRIPE_API_BASE && e.NODE_ENV === "production") {
-    throw new ConfigError("Invalid configuration; fix these environment variables:\n  STRIPE_API_BASE: must not be set in production (it points payments at a fake)");
+    throw new ConfigError(
+      "Invalid configuration; fix these environment variables:\n  STRIPE_API_BASE: must not be set in production (it points payments at a fake)",
+    );
   }
   const overrides: Config["rateLimit"]["overrides"] = {};
   for (const item of e.RATE_LIMITS.split(",").filter(Boolean)) {
@@ -117,7 +161,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE, timeoutMs: e.STRIPE_TIMEOUT_MS },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBase: e.STRIPE_API_BASE,
+      timeoutMs: e.STRIPE_TIMEOUT_MS,
+    },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
     checksAllowedTargets: allowed,
   };

@@ -3,15 +3,15 @@ import { toNodeHandler } from "h3/node";
 import { createApp } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
 import { composeServices } from "./compose.ts";
-import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { documentHeadersFor } from "./http/document-headers.ts";
+import { withHotRoutes } from "./http/hot-routes.ts";
 import { createLogger } from "./log.ts";
 import { StdoutOncePerTurn } from "./log-output.ts";
 import { loadAstroHandler } from "./pages/astro-handler.ts";
+import { agentStandingHotRoute } from "./routes/agent-standing-hot.ts";
 import { startCommerceJobs } from "./services/commerce-jobs.ts";
 import { loadSiteFiles } from "./static/site-files.ts";
-import { documentHeadersFor } from "./http/document-headers.ts";
-import { withHotRoutes } from "./http/hot-routes.ts";
-import { agentStandingHotRoute } from "./routes/agent-standing-hot.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.

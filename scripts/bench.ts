@@ -3,15 +3,15 @@
 // every benchmark ran, into the docs page /docs/operations/benchmarks with an SVG chart.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
-import { benchBuild } from "./bench/build-bench.ts";
 import { benchApi } from "./bench/api-bench.ts";
+import { benchBuild } from "./bench/build-bench.ts";
 import { benchChecksSection } from "./bench/checks-section.ts";
-import { benchServing } from "./bench/serve-bench.ts";
-import { benchMixed, CONCURRENCY } from "./bench/mixed-bench.ts";
 import { throughputAndLatencyChart } from "./bench/lib/chart.ts";
 import { writeBenchmarksPage } from "./bench/lib/docs-page.ts";
 import { loadGenerator } from "./bench/lib/load.ts";
-import { printSection, type BenchSection } from "./bench/lib/report.ts";
+import { type BenchSection, printSection } from "./bench/lib/report.ts";
+import { benchMixed, CONCURRENCY } from "./bench/mixed-bench.ts";
+import { benchServing } from "./bench/serve-bench.ts";
 
 process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const only = process.argv[2];
@@ -26,7 +26,9 @@ async function ensureBuilt(): Promise<void> {
   if (built) return;
   const { execFile } = await import("node:child_process");
   const { promisify } = await import("node:util");
-  await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/build.ts"], { env: { ...process.env, SITE_URL: siteUrl, DIST_DIR: distDir } });
+  await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/build.ts"], {
+    env: { ...process.env, SITE_URL: siteUrl, DIST_DIR: distDir },
+  });
   built = true;
 }
 
@@ -45,13 +47,31 @@ const benches: Record<string, () => Promise<BenchSection>> = {
     await ensureBuilt();
     const { section, points } = await benchMixed(distDir, siteUrl, port);
     const chart = throughputAndLatencyChart("Mixed workload against a hello-world baseline", CONCURRENCY, [
-      { name: "service: reads, writes, report reads", throughput: points.map((point) => point.withoutChecks.requestsPerSecond), p99Ms: points.map((point) => point.withoutChecks.p99Ms) },
-      { name: "service: the same with 1 % readiness checks", throughput: points.map((point) => point.mixed.requestsPerSecond), p99Ms: points.map((point) => point.mixed.p99Ms) },
-      { name: "node:http hello-world (baseline)", throughput: points.map((point) => point.hello.requestsPerSecond), p99Ms: points.map((point) => point.hello.p99Ms) },
+      {
+        name: "service: reads, writes, report reads",
+        throughput: points.map((point) => point.withoutChecks.requestsPerSecond),
+        p99Ms: points.map((point) => point.withoutChecks.p99Ms),
+      },
+      {
+        name: "service: the same with 1 % readiness checks",
+        throughput: points.map((point) => point.mixed.requestsPerSecond),
+        p99Ms: points.map((point) => point.mixed.p99Ms),
+      },
+      {
+        name: "node:http hello-world (baseline)",
+        throughput: points.map((point) => point.hello.requestsPerSecond),
+        p99Ms: points.map((point) => point.hello.p99Ms),
+      },
     ]);
     await mkdir("public/benchmarks", { recursive: true });
     await writeFile(CHART_FILE, chart);
-    return { ...section, figure: { src: "/benchmarks/mixed.svg", alt: "Throughput and p99 latency of the mixed workload, with and without readiness checks, and of the hello-world baseline at 1, 4, 16 and 64 connections" } };
+    return {
+      ...section,
+      figure: {
+        src: "/benchmarks/mixed.svg",
+        alt: "Throughput and p99 latency of the mixed workload, with and without readiness checks, and of the hello-world baseline at 1, 4, 16 and 64 connections",
+      },
+    };
   },
 };
 const CHART_FILE = "public/benchmarks/mixed.svg";
@@ -65,5 +85,11 @@ for (const [name, bench] of Object.entries(benches)) {
   printSection(section);
 }
 await mkdir("test-results/bench", { recursive: true });
-await writeFile("test-results/bench/results.json", JSON.stringify({ ran_at: new Date().toISOString(), sections }, null, 2));
-if (!only) console.log(`\nWrote ${await writeBenchmarksPage(process.cwd(), { machine, generator: loadGenerator, sections })} and ${CHART_FILE}; run npm run content:check and commit both.`);
+await writeFile(
+  "test-results/bench/results.json",
+  JSON.stringify({ ran_at: new Date().toISOString(), sections }, null, 2),
+);
+if (!only)
+  console.log(
+    `\nWrote ${await writeBenchmarksPage(process.cwd(), { machine, generator: loadGenerator, sections })} and ${CHART_FILE}; run npm run content:check and commit both.`,
+  );

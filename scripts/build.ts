@@ -7,7 +7,9 @@ try {
   const config = buildConfigFromEnv(process.env, process.cwd());
   const report = await buildSite(config);
   const routes = Object.keys(report.manifest.routes).length;
-  console.log(`Built ${report.htmlPages} HTML pages and ${report.artifacts} other files (${routes} routes) for ${config.siteUrl} in ${(report.durationMs / 1000).toFixed(1)} s.`);
+  console.log(
+    `Built ${report.htmlPages} HTML pages and ${report.artifacts} other files (${routes} routes) for ${config.siteUrl} in ${(report.durationMs / 1000).toFixed(1)} s.`,
+  );
 } catch (error) {
   if (error instanceof ContentInvalidError) {
     console.error(error.message);

@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 import { TargetNotAllowedError } from "../api/checks/address-guard.ts";
-import { runReadinessCheck, type CheckProgress } from "../api/checks/run-check.ts";
+import { type CheckProgress, runReadinessCheck } from "../api/checks/run-check.ts";
 import { parseProfiles } from "../api/checks/scoring.ts";
 import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/settings.ts";
 import { ConfigError, loadConfig } from "../api/config.ts";
+import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 
 const USAGE = `Usage: npm run check -- <domain or URL> [--json] [--profile a,b] [--fail-under N]
 
@@ -20,10 +20,17 @@ Checks one site for agent readiness and prints what passes, what fails and how t
 Exit codes: 0 score >= fail-under; 1 score below it; 2 nothing could be scored or the target was refused.
 Private targets (tests, local work) must be listed in CHECKS_ALLOWED_TARGETS=host:port,...`;
 
-const STATUS_MARKS: Record<string, string> = { pass: "PASS ", warn: "WARN ", fail: "FAIL ", "n/a": "n/a  ", error: "ERROR" };
+const STATUS_MARKS: Record<string, string> = {
+  pass: "PASS ",
+  warn: "WARN ",
+  fail: "FAIL ",
+  "n/a": "n/a  ",
+  error: "ERROR",
+};
 
 function progressLine(event: CheckProgress): string {
-  if (event.kind === "profile") return `profiles: ${event.applied.join(", ") || "none"} (inferred: ${event.inferred.join(", ") || "none"})`;
+  if (event.kind === "profile")
+    return `profiles: ${event.applied.join(", ") || "none"} (inferred: ${event.inferred.join(", ") || "none"})`;
   const { finding, done, total } = event;
   return `[${String(done).padStart(2)}/${total}] ${STATUS_MARKS[finding.status] ?? finding.status} ${finding.id.padEnd(24)} ${finding.message}`;
 }
@@ -61,7 +68,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const target = positionals[0];
   const failUnder = Number(values["fail-under"]);
-  if (target === undefined || positionals.length > 1 || !Number.isFinite(failUnder) || failUnder < 0 || failUnder > 100) {
+  if (
+    target === undefined ||
+    positionals.length > 1 ||
+    !Number.isFinite(failUnder) ||
+    failUnder < 0 ||
+    failUnder > 100
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -84,7 +97,12 @@ async function main(argv: readonly string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof TargetNotAllowedError || error instanceof CheckerConfigurationError || error instanceof ConfigError || error instanceof RangeError) {
+  if (
+    error instanceof TargetNotAllowedError ||
+    error instanceof CheckerConfigurationError ||
+    error instanceof ConfigError ||
+    error instanceof RangeError
+  ) {
     console.error(`cannot check: ${error.message}`);
   } else if (error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
     console.error(`${error.message}\n\n${USAGE}`);

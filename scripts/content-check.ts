@@ -9,6 +9,15 @@ if (issues.length > 0) {
   console.error(`\n${issues.length} problem(s) found.`);
   process.exitCode = 1;
 } else if (content) {
-  const count = content.docs.length + content.policies.length + content.articles.length + content.records.length + content.resources.length + content.products.length + content.skills.length;
-  console.log(`Content is valid: ${count} files (${content.docs.length} docs, ${content.products.length} products, ${content.skills.length} skills).`);
+  const count =
+    content.docs.length +
+    content.policies.length +
+    content.articles.length +
+    content.records.length +
+    content.resources.length +
+    content.products.length +
+    content.skills.length;
+  console.log(
+    `Content is valid: ${count} files (${content.docs.length} docs, ${content.products.length} products, ${content.skills.length} skills).`,
+  );
 }

@@ -5,7 +5,9 @@ import { PublishError, publishNewVersion } from "../src/content/publish-fs.ts";
 
 const target = process.argv[2];
 if (!target || target === "--help" || target === "-h") {
-  console.log("Usage: npm run publish -- docs/<path> | policies/<slug>\n\nArchives the version as last published under content/archive/ and stamps a new version and published_at.\nEdit the page first, then publish, then run npm run content:check and commit both files.");
+  console.log(
+    "Usage: npm run publish -- docs/<path> | policies/<slug>\n\nArchives the version as last published under content/archive/ and stamps a new version and published_at.\nEdit the page first, then publish, then run npm run content:check and commit both files.",
+  );
   process.exit(target ? 0 : 1);
 }
 try {

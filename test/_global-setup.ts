@@ -22,7 +22,10 @@ async function buildOnce(): Promise<BuiltSite> {
   const port = await freePort();
   const siteUrl = `http://127.0.0.1:${port}`;
   const distDir = join(root, "test-results", "dist");
-  await buildSite({ root, contentRoot: root, outDir: distDir, siteUrl, docsUrl: siteUrl, apiOrigin: siteUrl }, { quiet: true });
+  await buildSite(
+    { root, contentRoot: root, outDir: distDir, siteUrl, docsUrl: siteUrl, apiOrigin: siteUrl },
+    { quiet: true },
+  );
   return { distDir, siteUrl, port };
 }
 

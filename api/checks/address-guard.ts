@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import { effectivePort, isAllowListed, type CheckerSettings } from "./settings.ts";
+import { type CheckerSettings, effectivePort, isAllowListed } from "./settings.ts";
 
 export type TargetRefusalReason = "malformed" | "scheme" | "userinfo" | "port" | "non-public-address" | "unresolvable";
 
@@ -71,7 +71,9 @@ export function describeNonPublicAddress(address: string): string | null {
 export function describeReservedName(hostname: string): string | null {
   const name = hostname.toLowerCase().replace(/\.$/, "");
   if (name === "localhost" || name.endsWith(".localhost")) return `${name} is a loopback name (RFC 6761)`;
-  const suffix = [".local", ".home.arpa", ".internal"].find((candidate) => name.endsWith(candidate) || name === candidate.slice(1));
+  const suffix = [".local", ".home.arpa", ".internal"].find(
+    (candidate) => name.endsWith(candidate) || name === candidate.slice(1),
+  );
   return suffix ? `${name} is a private network name (${suffix} is never public)` : null;
 }
 
@@ -87,10 +89,18 @@ export interface VettedDestination {
  * Checks one URL before any connection: scheme, userinfo, port, and every address the name resolves to.
  * A literal IP skips DNS, and so also skips the connect-time lookup: it has to be judged here.
  */
-export async function vetDestination(url: URL, settings: CheckerSettings, lookup: HostLookup): Promise<VettedDestination> {
+export async function vetDestination(
+  url: URL,
+  settings: CheckerSettings,
+  lookup: HostLookup,
+): Promise<VettedDestination> {
   const shown = url.href;
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TargetNotAllowedError("scheme", `only http and https can be checked, not ${url.protocol.replace(/:$/, "")}`, shown);
+    throw new TargetNotAllowedError(
+      "scheme",
+      `only http and https can be checked, not ${url.protocol.replace(/:$/, "")}`,
+      shown,
+    );
   }
   if (url.username !== "" || url.password !== "") {
     throw new TargetNotAllowedError("userinfo", "URLs with a user name or password are not checked", shown);

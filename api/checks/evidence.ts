@@ -6,11 +6,34 @@ import { ScanFetchError } from "./scan-fetch-error.ts";
 
 const REQUEST_HEADERS_SHOWN = ["accept", "if-none-match", "content-type", "mcp-protocol-version", "mcp-session-id"];
 const RESPONSE_HEADERS_SHOWN = [
-  "content-type", "content-length", "content-encoding", "location", "link", "vary", "cache-control", "etag",
-  "last-modified", "access-control-allow-origin", "access-control-allow-methods", "access-control-expose-headers",
-  "strict-transport-security", "content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy",
-  "x-robots-tag", "ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "retry-after",
-  "www-authenticate", "allow", "mcp-session-id", "x-markdown-tokens", "content-signal",
+  "content-type",
+  "content-length",
+  "content-encoding",
+  "location",
+  "link",
+  "vary",
+  "cache-control",
+  "etag",
+  "last-modified",
+  "access-control-allow-origin",
+  "access-control-allow-methods",
+  "access-control-expose-headers",
+  "strict-transport-security",
+  "content-security-policy",
+  "x-content-type-options",
+  "x-frame-options",
+  "referrer-policy",
+  "x-robots-tag",
+  "ratelimit",
+  "ratelimit-policy",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "retry-after",
+  "www-authenticate",
+  "allow",
+  "mcp-session-id",
+  "x-markdown-tokens",
+  "content-signal",
 ];
 const EXCERPT_LIMIT = 500;
 
@@ -91,7 +114,16 @@ export class EvidenceTrail {
       const answered = failure.response;
       this.push(null, {
         request: shownRequest,
-        response: answered === null ? null : { status: answered.status, url: failure.url, redirects: [], headers: pick(answered.headers, RESPONSE_HEADERS_SHOWN), excerpt: "" },
+        response:
+          answered === null
+            ? null
+            : {
+                status: answered.status,
+                url: failure.url,
+                redirects: [],
+                headers: pick(answered.headers, RESPONSE_HEADERS_SHOWN),
+                excerpt: "",
+              },
         error: failure.message,
         reused: false,
         finding: `no usable response (${failure.kind})`,
@@ -111,10 +143,14 @@ export class EvidenceTrail {
     const sample = options.sample === true ? { sample: true } : {};
     const earlier = this.fetcher.peekGet(target);
     if (earlier !== undefined) {
-      const accept = await earlier.then((response) => response.requestHeaders["accept"] ?? "*/*", () => "*/*");
+      const accept = await earlier.then(
+        (response) => response.requestHeaders.accept ?? "*/*",
+        () => "*/*",
+      );
       return this.request({ url: target, headers: { accept }, ...sample });
     }
-    if (target.origin === this.origin) return this.request({ url: target, headers: { accept: options.accept ?? "*/*" }, ...sample });
+    if (target.origin === this.origin)
+      return this.request({ url: target, headers: { accept: options.accept ?? "*/*" }, ...sample });
     const head = await this.request({ method: "HEAD", url: target, ...sample });
     if ((head.status >= 200 && head.status < 300) || head.status === 404 || head.status === 410) return head;
     return this.request({ url: target, ...sample });

@@ -1,5 +1,11 @@
-import { fetch, type Agent } from "undici";
-import { systemLookup, vetDestination, type HostLookup, type ResolvedAddress, type VettedDestination } from "./address-guard.ts";
+import { type Agent, fetch } from "undici";
+import {
+  type HostLookup,
+  type ResolvedAddress,
+  systemLookup,
+  type VettedDestination,
+  vetDestination,
+} from "./address-guard.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
 import { readLimitedBody } from "./read-body.ts";
 import { RequestSlots } from "./request-slots.ts";
@@ -49,7 +55,7 @@ export interface ScanFetcherOptions {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function variesOnAccept(response: ScanResponse): boolean {
-  return (response.headers["vary"] ?? "").split(",").some((name) => ["accept", "*"].includes(name.trim().toLowerCase()));
+  return (response.headers.vary ?? "").split(",").some((name) => ["accept", "*"].includes(name.trim().toLowerCase()));
 }
 
 /**
@@ -92,7 +98,11 @@ export class ScanFetcher {
     const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached.then((response) => ({ response, reused: true }));
-    const plainGet = method === "GET" && request.exact !== true && request.headers?.["if-none-match"] === undefined && request.headers?.["user-agent"] === undefined;
+    const plainGet =
+      method === "GET" &&
+      request.exact !== true &&
+      request.headers?.["if-none-match"] === undefined &&
+      request.headers?.["user-agent"] === undefined;
     const earlier = plainGet ? this.firstGet.get(url) : undefined;
     if (earlier !== undefined) {
       const outcome = this.reuseOrSend(earlier, method, url, headers, request.sample === true);
@@ -112,7 +122,13 @@ export class ScanFetcher {
    * Another Accept for a URL already fetched: a response that does not vary on Accept is the same representation
    * (RFC 9111 §4.1), so it is reused instead of asking the site again.
    */
-  private async reuseOrSend(earlier: Promise<ScanResponse>, method: ScanMethod, url: string, headers: Record<string, string>, sample: boolean): Promise<FetchOutcome> {
+  private async reuseOrSend(
+    earlier: Promise<ScanResponse>,
+    method: ScanMethod,
+    url: string,
+    headers: Record<string, string>,
+    sample: boolean,
+  ): Promise<FetchOutcome> {
     const previous = await earlier.catch(() => null);
     if (previous !== null && !variesOnAccept(previous)) return { response: previous, reused: true };
     return { response: await this.send(method, url, headers, undefined, sample), reused: false };
@@ -131,15 +147,25 @@ export class ScanFetcher {
     return { accept: "*/*", "user-agent": this.settings.userAgent, ...extra };
   }
 
-  private async send(method: ScanMethod, url: string, headers: Record<string, string>, body: string | undefined, sample: boolean): Promise<ScanResponse> {
+  private async send(
+    method: ScanMethod,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    sample: boolean,
+  ): Promise<ScanResponse> {
     const redirects: string[] = [];
     let current = new URL(url);
     let currentMethod = method;
     let currentBody = body;
     for (;;) {
       const hop = await this.hop(currentMethod, current, headers, currentBody, sample);
-      const location = hop.headers["location"];
-      if (!REDIRECT_STATUSES.has(hop.status) || location === undefined || redirects.length >= this.settings.limits.maxRedirects) {
+      const location = hop.headers.location;
+      if (
+        !REDIRECT_STATUSES.has(hop.status) ||
+        location === undefined ||
+        redirects.length >= this.settings.limits.maxRedirects
+      ) {
         return { ...hop, method, requestUrl: url, redirects, requestHeaders: headers };
       }
       let next: URL;
@@ -157,7 +183,13 @@ export class ScanFetcher {
     }
   }
 
-  private async hop(method: ScanMethod, url: URL, headers: Record<string, string>, body: string | undefined, sample: boolean) {
+  private async hop(
+    method: ScanMethod,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    sample: boolean,
+  ) {
     const href = url.href;
     const destination = await this.vet(url);
     if (!destination.literal) this.pins.set(destination.hostname.toLowerCase(), destination.addresses);
@@ -169,10 +201,18 @@ export class ScanFetcher {
       if (this.deadline.aborted) throw this.deadlineError(href);
       const { maxRequests, sampleReserve } = this.settings.limits;
       if (this.sent >= maxRequests) {
-        throw new ScanFetchError("request-budget", `not sent (${href}): the scan's budget of ${maxRequests} requests is spent`, href);
+        throw new ScanFetchError(
+          "request-budget",
+          `not sent (${href}): the scan's budget of ${maxRequests} requests is spent`,
+          href,
+        );
       }
       if (sample && this.sent >= maxRequests - sampleReserve) {
-        throw new ScanFetchError("request-budget", `not sent (${href}): the last ${sampleReserve} requests of the budget are kept for essential checks`, href);
+        throw new ScanFetchError(
+          "request-budget",
+          `not sent (${href}): the last ${sampleReserve} requests of the budget are kept for essential checks`,
+          href,
+        );
       }
       this.sent += 1;
       return await this.exchange(method, href, headers, body);
@@ -187,7 +227,14 @@ export class ScanFetcher {
     const timer = setTimeout(() => perRequest.abort(), limits.requestTimeoutMs);
     const signal = AbortSignal.any([perRequest.signal, this.deadline]);
     try {
-      const response = await fetch(href, { method, headers, body: body ?? null, redirect: "manual", dispatcher: this.agent, signal });
+      const response = await fetch(href, {
+        method,
+        headers,
+        body: body ?? null,
+        redirect: "manual",
+        dispatcher: this.agent,
+        signal,
+      });
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         responseHeaders[name] = value;
@@ -204,12 +251,25 @@ export class ScanFetcher {
         throw this.stopped;
       }
       const declared = Number(responseHeaders["content-length"] ?? "0");
-      if (method !== "HEAD" && declared > limits.maxResponseBytes && responseHeaders["content-encoding"] === undefined) {
+      if (
+        method !== "HEAD" &&
+        declared > limits.maxResponseBytes &&
+        responseHeaders["content-encoding"] === undefined
+      ) {
         perRequest.abort();
         throw new ScanFetchError("too-large", `${href} declares ${declared} bytes, over the scan's cap`, href);
       }
-      const bytes = method === "HEAD" ? Buffer.alloc(0) : await readLimitedBody(response.body, limits.maxResponseBytes, href, () => perRequest.abort());
-      return { url: href, status: response.status, headers: responseHeaders, body: bytes, text: bytes.toString("utf8") };
+      const bytes =
+        method === "HEAD"
+          ? Buffer.alloc(0)
+          : await readLimitedBody(response.body, limits.maxResponseBytes, href, () => perRequest.abort());
+      return {
+        url: href,
+        status: response.status,
+        headers: responseHeaders,
+        body: bytes,
+        text: bytes.toString("utf8"),
+      };
     } catch (error) {
       if (error instanceof ScanFetchError) throw error;
       if (this.deadline.aborted) throw this.deadlineError(href);
@@ -223,7 +283,11 @@ export class ScanFetcher {
   }
 
   private deadlineError(href: string): ScanFetchError {
-    return new ScanFetchError("scan-time-budget", `not finished (${href}): the scan's ${this.settings.limits.scanBudgetMs / 1000} s budget ran out`, href);
+    return new ScanFetchError(
+      "scan-time-budget",
+      `not finished (${href}): the scan's ${this.settings.limits.scanBudgetMs / 1000} s budget ran out`,
+      href,
+    );
   }
 
   private vet(url: URL): Promise<VettedDestination> {

@@ -1,6 +1,13 @@
 import type { CheckStatus, Level } from "../../src/schemas/report.ts";
 
-export const LEVEL_NAMES = ["Not Ready", "Basic Web Presence", "Bot-Aware", "Agent-Readable", "Agent-Integrated", "Agent-Native"] as const;
+export const LEVEL_NAMES = [
+  "Not Ready",
+  "Basic Web Presence",
+  "Bot-Aware",
+  "Agent-Readable",
+  "Agent-Integrated",
+  "Agent-Native",
+] as const;
 
 export interface LevelInput {
   id: string;
@@ -13,7 +20,9 @@ export interface LevelInput {
  * - every: each check passes, or is n/a because it does not apply to this kind of site
  * - some: at least `count` of the options pass; an option is a set of checks that must all pass
  */
-type Rule = { kind: "every"; checks: readonly string[] } | { kind: "some"; count: number; options: ReadonlyArray<{ label: string; checks: readonly string[] }> };
+type Rule =
+  | { kind: "every"; checks: readonly string[] }
+  | { kind: "some"; count: number; options: ReadonlyArray<{ label: string; checks: readonly string[] }> };
 
 const INTEGRATION_DOCS = ["mcp.card", "a2a.card", "skills.index", "catalog.api"] as const;
 
@@ -25,7 +34,11 @@ export const LEVEL_RULES: ReadonlyArray<readonly Rule[]> = [
   [],
   [
     { kind: "every", checks: ["http.home-200"] },
-    { kind: "some", count: 2, options: ["robots.exists", "robots.sitemap", "link.headers"].map((id) => ({ label: id, checks: [id] })) },
+    {
+      kind: "some",
+      count: 2,
+      options: ["robots.exists", "robots.sitemap", "link.headers"].map((id) => ({ label: id, checks: [id] })),
+    },
   ],
   [{ kind: "every", checks: ["policy.ai-bots", "policy.content-signals"] }],
   [{ kind: "every", checks: ["md.negotiate"] }],
@@ -49,7 +62,11 @@ type Requirement = { check: string; title: string; message: string };
 function unmet(rule: Rule, byId: ReadonlyMap<string, LevelInput>): Requirement[] {
   const describe = (id: string, prefix = ""): Requirement => {
     const result = byId.get(id);
-    return { check: id, title: result?.title ?? id, message: `${prefix}${result === undefined ? "not checked" : `${result.status}: ${result.message}`}` };
+    return {
+      check: id,
+      title: result?.title ?? id,
+      message: `${prefix}${result === undefined ? "not checked" : `${result.status}: ${result.message}`}`,
+    };
   };
   const passes = (id: string): boolean => byId.get(id)?.status === "pass";
   if (rule.kind === "every") {
@@ -68,7 +85,11 @@ export function computeLevel(results: readonly LevelInput[]): Level {
   for (let level = 1; level < LEVEL_RULES.length; level += 1) {
     const requirements = (LEVEL_RULES[level] ?? []).flatMap((rule) => unmet(rule, byId));
     if (requirements.length > 0) {
-      return { value, name: LEVEL_NAMES[value] ?? "", next: { value: level, name: LEVEL_NAMES[level] ?? "", requirements } };
+      return {
+        value,
+        name: LEVEL_NAMES[value] ?? "",
+        next: { value: level, name: LEVEL_NAMES[level] ?? "", requirements },
+      };
     }
     value = level;
   }

@@ -17,7 +17,10 @@ export interface McpProbe {
 }
 
 /** A JSON-RPC message with `id` from a Streamable HTTP answer, which may be JSON or an SSE stream (MCP transports). */
-function rpcResult(response: ScanResponse, id: number): { result: Record<string, unknown> | null; error: string | null } {
+function rpcResult(
+  response: ScanResponse,
+  id: number,
+): { result: Record<string, unknown> | null; error: string | null } {
   const type = mediaTypeOf(response);
   const bodies = type === "text/event-stream" ? sseDataPayloads(response.text) : [response.text];
   for (const body of bodies) {
@@ -25,9 +28,9 @@ function rpcResult(response: ScanResponse, id: number): { result: Record<string,
     if (!parsed.ok) continue;
     const messages = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
     for (const message of messages) {
-      if (!isRecord(message) || message["id"] !== id) continue;
-      if (isRecord(message["error"])) return { result: null, error: String(message["error"]["message"] ?? "JSON-RPC error") };
-      if (isRecord(message["result"])) return { result: message["result"], error: null };
+      if (!isRecord(message) || message.id !== id) continue;
+      if (isRecord(message.error)) return { result: null, error: String(message.error.message ?? "JSON-RPC error") };
+      if (isRecord(message.result)) return { result: message.result, error: null };
     }
   }
   return { result: null, error: `no JSON-RPC response with id ${id} in a ${type || "untyped"} body` };
@@ -38,14 +41,29 @@ function rpcResult(response: ScanResponse, id: number): { result: Record<string,
  * with side effects (landscape §3.3, "live probe").
  */
 export async function probeMcpEndpoint(context: CheckContext, endpoint: string): Promise<McpProbe> {
-  const probe: McpProbe = { status: "failed", problems: [], cautions: [], serverInfo: null, protocolVersion: null, tools: 0 };
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const post = (body: unknown): Promise<ScanResponse> => context.trail.request({ method: "POST", url: endpoint, headers: { ...headers }, body: JSON.stringify(body) });
+  const probe: McpProbe = {
+    status: "failed",
+    problems: [],
+    cautions: [],
+    serverInfo: null,
+    protocolVersion: null,
+    tools: 0,
+  };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const post = (body: unknown): Promise<ScanResponse> =>
+    context.trail.request({ method: "POST", url: endpoint, headers: { ...headers }, body: JSON.stringify(body) });
   const initialize = await post({
     jsonrpc: "2.0",
     id: 1,
     method: "initialize",
-    params: { protocolVersion: PROBE_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "AgentReadyBot", version: "1.0.0" } },
+    params: {
+      protocolVersion: PROBE_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: "AgentReadyBot", version: "1.0.0" },
+    },
   });
   if (initialize.status === 401) {
     const challenge = initialize.headers["www-authenticate"] ?? "";
@@ -58,13 +76,18 @@ export async function probeMcpEndpoint(context: CheckContext, endpoint: string):
     return probe;
   }
   const init = rpcResult(initialize, 1);
-  const serverInfo = isRecord(init.result?.["serverInfo"]) ? init.result["serverInfo"] : null;
-  if (init.result === null || serverInfo === null || typeof serverInfo["name"] !== "string" || typeof serverInfo["version"] !== "string") {
+  const serverInfo = isRecord(init.result?.serverInfo) ? init.result.serverInfo : null;
+  if (
+    init.result === null ||
+    serverInfo === null ||
+    typeof serverInfo.name !== "string" ||
+    typeof serverInfo.version !== "string"
+  ) {
     probe.problems.push(`initialize did not return serverInfo: ${init.error ?? "missing name/version"}`);
     return probe;
   }
-  probe.serverInfo = { name: serverInfo["name"], version: serverInfo["version"] };
-  probe.protocolVersion = typeof init.result["protocolVersion"] === "string" ? init.result["protocolVersion"] : null;
+  probe.serverInfo = { name: serverInfo.name, version: serverInfo.version };
+  probe.protocolVersion = typeof init.result.protocolVersion === "string" ? init.result.protocolVersion : null;
   const session = initialize.headers["mcp-session-id"];
   if (session !== undefined) headers["mcp-session-id"] = session;
   if (probe.protocolVersion !== null) headers["mcp-protocol-version"] = probe.protocolVersion;
@@ -73,15 +96,20 @@ export async function probeMcpEndpoint(context: CheckContext, endpoint: string):
     probe.cautions.push(`notifications/initialized answers ${initialized.status} (202 expected)`);
   }
   const listed = rpcResult(await post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }), 2);
-  const tools = Array.isArray(listed.result?.["tools"]) ? listed.result["tools"] : null;
+  const tools = Array.isArray(listed.result?.tools) ? listed.result.tools : null;
   if (tools === null) {
     probe.problems.push(`tools/list failed: ${listed.error ?? "no tools array"}`);
     return probe;
   }
   probe.tools = tools.length;
   const undocumented = tools.filter(
-    (tool) => !isRecord(tool) || typeof tool["description"] !== "string" || tool["description"].trim() === "" || !isRecord(tool["inputSchema"]),
+    (tool) =>
+      !isRecord(tool) ||
+      typeof tool.description !== "string" ||
+      tool.description.trim() === "" ||
+      !isRecord(tool.inputSchema),
   );
-  if (undocumented.length > 0) probe.cautions.push(`${undocumented.length} of ${tools.length} tool(s) lack a description or inputSchema`);
+  if (undocumented.length > 0)
+    probe.cautions.push(`${undocumented.length} of ${tools.length} tool(s) lack a description or inputSchema`);
   return { ...probe, status: "ok" };
 }

@@ -16,14 +16,20 @@ export function createPinnedAgent(pins: ReadonlyMap<string, readonly ResolvedAdd
     const pinned = pins.get(hostname.toLowerCase());
     const first = pinned?.[0];
     if (pinned === undefined || first === undefined) {
-      const error: NodeJS.ErrnoException = new Error(`refusing to connect to ${hostname}: it was not vetted for this scan`);
+      const error: NodeJS.ErrnoException = new Error(
+        `refusing to connect to ${hostname}: it was not vetted for this scan`,
+      );
       error.code = "ENOTVETTED";
       callback(error, []);
       return;
     }
-    const wanted = options.family === 4 || options.family === 6 ? pinned.filter((entry) => entry.family === options.family) : pinned;
+    const wanted =
+      options.family === 4 || options.family === 6 ? pinned.filter((entry) => entry.family === options.family) : pinned;
     if (options.all === true) {
-      callback(null, wanted.map((entry) => ({ address: entry.address, family: entry.family })));
+      callback(
+        null,
+        wanted.map((entry) => ({ address: entry.address, family: entry.family })),
+      );
       return;
     }
     const chosen = wanted[0] ?? first;

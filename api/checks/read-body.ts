@@ -22,7 +22,11 @@ export async function readLimitedBody(
     if (total > limit) {
       abort();
       await reader.cancel().catch(() => undefined);
-      throw new ScanFetchError("too-large", `${url} sent more than ${formatBytes(limit)} (decompressed); the scan stopped reading`, url);
+      throw new ScanFetchError(
+        "too-large",
+        `${url} sent more than ${formatBytes(limit)} (decompressed); the scan stopped reading`,
+        url,
+      );
     }
     chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
   }

@@ -17,13 +17,22 @@ export function renderMarkdownReport(result: ReadinessResult): string {
   const { score, level } = result;
   const lines: string[] = [`# Agent-readiness fixes for ${result.target.origin}`, ""];
   const percent = score.percent === null ? "not scored" : `${score.percent}/100`;
-  lines.push(`- Score: **${percent}** (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`);
-  lines.push(`- Level: **${level.value} — ${level.name}**${level.next === null ? "" : ` (next: ${level.next.value} — ${level.next.name})`}`);
-  lines.push(`- Profiles: ${result.profile.applied.join(", ") || "none"}${result.profile.overridden ? " (chosen)" : " (inferred)"}`);
+  lines.push(
+    `- Score: **${percent}** (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`,
+  );
+  lines.push(
+    `- Level: **${level.value} — ${level.name}**${level.next === null ? "" : ` (next: ${level.next.value} — ${level.next.name})`}`,
+  );
+  lines.push(
+    `- Profiles: ${result.profile.applied.join(", ") || "none"}${result.profile.overridden ? " (chosen)" : " (inferred)"}`,
+  );
   lines.push(`- Checked ${result.checked_at} with suite ${result.suite_version}`, "");
   const details = new Map(result.details.map((detail) => [detail.id, detail]));
   const todo = result.findings
-    .filter((finding): finding is typeof finding & { status: keyof typeof ORDER } => finding.status === "fail" || finding.status === "warn")
+    .filter(
+      (finding): finding is typeof finding & { status: keyof typeof ORDER } =>
+        finding.status === "fail" || finding.status === "warn",
+    )
     .sort((left, right) => ORDER[left.status] - ORDER[right.status]);
   if (todo.length === 0) lines.push("Nothing to fix: every applicable check passes.", "");
   for (const finding of todo) {

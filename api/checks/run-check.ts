@@ -1,10 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import {
-  ReadinessResultSchema, type CheckDetail, type Finding, type Profile, type ReadinessResult,
+  type CheckDetail,
+  type Finding,
+  type Profile,
+  type ReadinessResult,
+  ReadinessResultSchema,
 } from "../../src/schemas/report.ts";
 import type { HostLookup } from "./address-guard.ts";
-import { notApplicable, scanError, type CheckContext, type CheckDefinition, type CheckOutcome } from "./check-types.ts";
+import { type CheckContext, type CheckDefinition, type CheckOutcome, notApplicable, scanError } from "./check-types.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
 import { loadHome } from "./documents/site.ts";
@@ -46,7 +50,10 @@ interface CheckRun {
  * the site's fallback page.
  */
 async function soft404Fingerprints(context: DocumentContext, scanToken: string): Promise<ReadonlySet<string>> {
-  const [, probes] = await Promise.all([loadHome(context).catch(ignoreScanFailure), probeUnknownPaths(context, scanToken).catch(ignoreScanFailure)]);
+  const [, probes] = await Promise.all([
+    loadHome(context).catch(ignoreScanFailure),
+    probeUnknownPaths(context, scanToken).catch(ignoreScanFailure),
+  ]);
   return probes === null ? new Set() : fallbackFingerprints(probes);
 }
 
@@ -76,7 +83,11 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const { settings } = options;
   const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
   const target = await parseTarget(options.target, settings, lookup);
-  const fetcher = new ScanFetcher({ settings, ...lookup, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const fetcher = new ScanFetcher({
+    settings,
+    ...lookup,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   const newTrail = (): EvidenceTrail => new EvidenceTrail(fetcher, settings.userAgent, target.origin);
   const scanToken = randomBytes(6).toString("hex");
   let runs: CheckRun[];
@@ -118,10 +129,18 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
 }
 
 /** A check that does not apply to the site's profiles is `n/a` without sending anything. */
-async function runApplicable(definition: CheckDefinition, applied: readonly Profile[], contextFor: () => CheckContext): Promise<CheckRun> {
+async function runApplicable(
+  definition: CheckDefinition,
+  applied: readonly Profile[],
+  contextFor: () => CheckContext,
+): Promise<CheckRun> {
   if (!isApplicable(definition, applied)) {
     const wanted = definition.profiles === "all" ? "all" : definition.profiles.join(", ");
-    return { definition, trail: null, outcome: notApplicable(`applies to ${wanted} sites; this one was checked as ${applied.join(", ") || "none"}`) };
+    return {
+      definition,
+      trail: null,
+      outcome: notApplicable(`applies to ${wanted} sites; this one was checked as ${applied.join(", ") || "none"}`),
+    };
   }
   const context = contextFor();
   return { definition, trail: context.trail, outcome: await runOne(definition, context) };
@@ -129,10 +148,23 @@ async function runApplicable(definition: CheckDefinition, applied: readonly Prof
 
 function toFinding(run: CheckRun): Finding {
   const { definition, outcome } = run;
-  return { id: definition.id, title: definition.title, category: definition.category, severity: definition.severity, status: outcome.status, message: outcome.message };
+  return {
+    id: definition.id,
+    title: definition.title,
+    category: definition.category,
+    severity: definition.severity,
+    status: outcome.status,
+    message: outcome.message,
+  };
 }
 
 function toDetail(run: CheckRun): CheckDetail {
   const { definition } = run;
-  return { id: definition.id, evidence: run.trail?.entries ?? [], remediation: definition.remediation, prompt: definition.prompt, spec_urls: [...definition.specUrls] };
+  return {
+    id: definition.id,
+    evidence: run.trail?.entries ?? [],
+    remediation: definition.remediation,
+    prompt: definition.prompt,
+    spec_urls: [...definition.specUrls],
+  };
 }

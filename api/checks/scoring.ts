@@ -1,4 +1,11 @@
-import { CheckCategorySchema, ProfileSchema, type CategoryResult, type CheckStatus, type Profile, type Score } from "../../src/schemas/report.ts";
+import {
+  type CategoryResult,
+  CheckCategorySchema,
+  type CheckStatus,
+  type Profile,
+  ProfileSchema,
+  type Score,
+} from "../../src/schemas/report.ts";
 import type { CheckDefinition } from "./check-types.ts";
 import { CATEGORY_TITLES } from "./suite/registry.ts";
 
@@ -17,7 +24,14 @@ function tally(results: readonly ScoredResult[]): Omit<Score, "percent"> & { per
   const count = (status: CheckStatus): number => scored.filter((result) => result.status === status).length;
   const pass = count("pass");
   const fail = count("fail");
-  return { percent: pass + fail === 0 ? null : Math.round((100 * pass) / (pass + fail)), pass, fail, warn: count("warn"), na: count("n/a"), error: count("error") };
+  return {
+    percent: pass + fail === 0 ? null : Math.round((100 * pass) / (pass + fail)),
+    pass,
+    fail,
+    warn: count("warn"),
+    na: count("n/a"),
+    error: count("error"),
+  };
 }
 
 /**
@@ -38,9 +52,12 @@ export function categoryResults(results: readonly ScoredResult[]): CategoryResul
 
 /** `content,docs` or `all` → profiles in their canonical order; throws on an unknown name. */
 export function parseProfiles(value: string | readonly string[]): Profile[] {
-  const parts = (typeof value === "string" ? value.split(",") : value).map((part) => part.trim().toLowerCase()).filter((part) => part !== "");
+  const parts = (typeof value === "string" ? value.split(",") : value)
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== "");
   if (parts.includes("all")) return [...ProfileSchema.options];
   const unknown = parts.filter((part) => !ProfileSchema.safeParse(part).success);
-  if (unknown.length > 0) throw new RangeError(`unknown profile(s): ${unknown.join(", ")} (use ${ProfileSchema.options.join(", ")} or all)`);
+  if (unknown.length > 0)
+    throw new RangeError(`unknown profile(s): ${unknown.join(", ")} (use ${ProfileSchema.options.join(", ")} or all)`);
   return ProfileSchema.options.filter((profile) => parts.includes(profile));
 }

@@ -1,4 +1,3 @@
-
 /** Raised when the checker is configured in a way that would weaken its SSRF guard. */
 export class CheckerConfigurationError extends Error {
   override name = "CheckerConfigurationError";
@@ -102,7 +101,9 @@ export function parseAllowedTarget(entry: string): AllowedTarget {
 export function isAllowListed(url: URL, settings: CheckerSettings): boolean {
   if (settings.production) return false;
   const port = effectivePort(url);
-  return settings.allowedTargets.some((entry) => entry.host === url.hostname && (entry.port === null || entry.port === port));
+  return settings.allowedTargets.some(
+    (entry) => entry.host === url.hostname && (entry.port === null || entry.port === port),
+  );
 }
 
 export function effectivePort(url: URL): number {
@@ -111,6 +112,14 @@ export function effectivePort(url: URL): number {
 }
 
 /** The checker's settings from the service's parsed configuration (api/config.ts). */
-export function checkerSettingsFromConfig(config: { env: string; checksAllowedTargets: readonly string[]; siteUrl: string }): CheckerSettings {
-  return defineCheckerSettings({ production: config.env === "production", allowedTargets: config.checksAllowedTargets, siteUrl: config.siteUrl });
+export function checkerSettingsFromConfig(config: {
+  env: string;
+  checksAllowedTargets: readonly string[];
+  siteUrl: string;
+}): CheckerSettings {
+  return defineCheckerSettings({
+    production: config.env === "production",
+    allowedTargets: config.checksAllowedTargets,
+    siteUrl: config.siteUrl,
+  });
 }

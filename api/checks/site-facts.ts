@@ -1,9 +1,14 @@
 import type { Profile } from "../../src/schemas/report.ts";
-import { loadAiCatalogs, loadApiCatalog } from "./documents/catalogs.ts";
 import {
-  loadA2aCard, loadAgentsJson, loadCommerceManifests, loadPricing, loadProtectedResourceMetadata, loadSkillsIndex,
+  loadA2aCard,
+  loadAgentsJson,
+  loadCommerceManifests,
+  loadPricing,
+  loadProtectedResourceMetadata,
+  loadSkillsIndex,
   loadWebBotAuthDirectory,
 } from "./documents/agent-docs.ts";
+import { loadAiCatalogs, loadApiCatalog } from "./documents/catalogs.ts";
 import type { DocumentContext, JsonDocument } from "./documents/document.ts";
 import { loadMcpCards } from "./documents/mcp.ts";
 import { findOpenApi } from "./documents/openapi.ts";
@@ -52,7 +57,8 @@ async function safely(read: () => Promise<boolean>): Promise<boolean> {
   }
 }
 
-const jsonFound = (document: JsonDocument): boolean => document.state === "found" && document.json?.ok === true && isRecord(document.json.value);
+const jsonFound = (document: JsonDocument): boolean =>
+  document.state === "found" && document.json?.ok === true && isRecord(document.json.value);
 
 export async function gatherSignals(context: DocumentContext): Promise<SiteSignals> {
   const home = safely(async () => (await loadHome(context)).state === "found");
@@ -62,13 +68,29 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
   });
   const markdownAlternate = safely(async () => {
     const { response } = await loadHome(context);
-    const headerLinks = parseLinkHeader(response.headers["link"], response.url);
+    const headerLinks = parseLinkHeader(response.headers.link, response.url);
     const pageLinks = htmlLinks(response.text, response.url);
-    return [...headerLinks, ...pageLinks].some((link) => link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? ""));
+    return [...headerLinks, ...pageLinks].some(
+      (link) => link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? ""),
+    );
   });
   const [
-    htmlHome, offers, alternate, llmsTxt, llmsFull, openApi, apiCatalog, agentsJson, protectedResource, mcpCard, a2aCard,
-    skillsIndex, aiCatalog, webBotAuth, pricing, commerceProtocol,
+    htmlHome,
+    offers,
+    alternate,
+    llmsTxt,
+    llmsFull,
+    openApi,
+    apiCatalog,
+    agentsJson,
+    protectedResource,
+    mcpCard,
+    a2aCard,
+    skillsIndex,
+    aiCatalog,
+    webBotAuth,
+    pricing,
+    commerceProtocol,
   ] = await Promise.all([
     home,
     jsonLdOffers,
@@ -79,7 +101,9 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
     safely(async () => ((await loadApiCatalog(context)).linkset?.contexts.length ?? 0) > 0),
     safely(async () => jsonFound(await loadAgentsJson(context))),
     safely(async () => jsonFound(await loadProtectedResourceMetadata(context))),
-    safely(async () => (await loadMcpCards(context)).some((card) => card.card !== null && card.document.state === "found")),
+    safely(async () =>
+      (await loadMcpCards(context)).some((card) => card.card !== null && card.document.state === "found"),
+    ),
     safely(async () => jsonFound(await loadA2aCard(context))),
     safely(async () => jsonFound(await loadSkillsIndex(context))),
     safely(async () => {
@@ -94,8 +118,21 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
     }),
   ]);
   return {
-    htmlHome, llmsTxt, llmsFull, markdownAlternate: alternate, openApi, apiCatalog, agentsJson, protectedResource, mcpCard,
-    a2aCard, skillsIndex, aiCatalog, webBotAuth, pricing: pricing || offers, commerceProtocol,
+    htmlHome,
+    llmsTxt,
+    llmsFull,
+    markdownAlternate: alternate,
+    openApi,
+    apiCatalog,
+    agentsJson,
+    protectedResource,
+    mcpCard,
+    a2aCard,
+    skillsIndex,
+    aiCatalog,
+    webBotAuth,
+    pricing: pricing || offers,
+    commerceProtocol,
   };
 }
 
@@ -105,12 +142,20 @@ export function inferProfiles(signals: SiteSignals): Profile[] {
   if (signals.htmlHome) profiles.push("content");
   if (signals.llmsTxt || signals.llmsFull || signals.markdownAlternate) profiles.push("docs");
   if (signals.openApi || signals.apiCatalog || signals.agentsJson || signals.protectedResource) profiles.push("api");
-  if (signals.mcpCard || signals.a2aCard || signals.skillsIndex || signals.aiCatalog || signals.webBotAuth) profiles.push("agent");
+  if (signals.mcpCard || signals.a2aCard || signals.skillsIndex || signals.aiCatalog || signals.webBotAuth)
+    profiles.push("agent");
   if (signals.pricing || signals.commerceProtocol) profiles.push("commerce");
   return profiles;
 }
 
 /** The site offers surfaces meant for agents, so blocking agents in robots.txt contradicts it. */
 export function advertisesAgentSurfaces(signals: SiteSignals): boolean {
-  return signals.mcpCard || signals.a2aCard || signals.skillsIndex || signals.apiCatalog || signals.openApi || signals.aiCatalog;
+  return (
+    signals.mcpCard ||
+    signals.a2aCard ||
+    signals.skillsIndex ||
+    signals.apiCatalog ||
+    signals.openApi ||
+    signals.aiCatalog
+  );
 }

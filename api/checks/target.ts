@@ -1,4 +1,4 @@
-import { systemLookup, TargetNotAllowedError, vetDestination, type HostLookup } from "./address-guard.ts";
+import { type HostLookup, systemLookup, TargetNotAllowedError, vetDestination } from "./address-guard.ts";
 import type { CheckerSettings } from "./settings.ts";
 
 /** What a scan is pointed at: one origin (scheme, host, port). */

@@ -47,8 +47,17 @@ function toAgent(row: Row, prefix = ""): Agent {
   };
 }
 
-const insertTokenSql = "INSERT INTO agent_tokens (id, agent_id, token_hash, hint, scopes, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-const tokenArgs = (agentId: string, token: NewToken) => [token.id, agentId, token.hash, token.hint, JSON.stringify(token.scopes), token.label, token.createdAt];
+const insertTokenSql =
+  "INSERT INTO agent_tokens (id, agent_id, token_hash, hint, scopes, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+const tokenArgs = (agentId: string, token: NewToken) => [
+  token.id,
+  agentId,
+  token.hash,
+  token.hint,
+  JSON.stringify(token.scopes),
+  token.label,
+  token.createdAt,
+];
 
 /** The agent and its first token, together or not at all. */
 export async function insertAgentWithToken(client: Sql, agent: Agent, token: NewToken): Promise<void> {
@@ -56,7 +65,16 @@ export async function insertAgentWithToken(client: Sql, agent: Agent, token: New
     [
       {
         sql: "INSERT INTO agents (id, agent_name, agent_type, operator_type, principal_contact, trust, registered_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        args: [agent.id, agent.agent_name, agent.agent_type, agent.operator_type, agent.principal_contact, agent.trust, agent.registered_by, agent.created_at],
+        args: [
+          agent.id,
+          agent.agent_name,
+          agent.agent_type,
+          agent.operator_type,
+          agent.principal_contact,
+          agent.trust,
+          agent.registered_by,
+          agent.created_at,
+        ],
       },
       { sql: insertTokenSql, args: tokenArgs(agent.id, token) },
     ],
@@ -142,6 +160,9 @@ export async function listTokens(client: Sql, agentId?: string): Promise<TokenLi
 }
 
 export async function revokeToken(client: Sql, tokenId: string, at: string): Promise<boolean> {
-  const result = await client.execute({ sql: "UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", args: [at, tokenId] });
+  const result = await client.execute({
+    sql: "UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+    args: [at, tokenId],
+  });
   return result.rowsAffected === 1;
 }

@@ -19,7 +19,10 @@ export interface BackgroundCheckpoints {
  * to 26-33 ms with it moved off). PASSIVE checkpoints never block the writer, and several
  * instances on one file may each run one.
  */
-export function startBackgroundCheckpoints(path: string, settings: { intervalMs: number; timeoutMs: number }): BackgroundCheckpoints {
+export function startBackgroundCheckpoints(
+  path: string,
+  settings: { intervalMs: number; timeoutMs: number },
+): BackgroundCheckpoints {
   const worker = new Worker(new URL("./checkpoint-worker.mjs", import.meta.url), { workerData: { path, ...settings } });
   // The process may exit with the worker still running: it holds nothing that needs finishing.
   worker.unref();

@@ -21,7 +21,17 @@ export function creditCodeStatements(code: NewCreditCode): SqlStatement[] {
     {
       sql: `INSERT INTO credit_codes (id, code_hash, hint, credits_total, credits_remaining, source, source_ref, email, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      args: [code.id, code.codeHash, code.hint, code.credits, code.credits, code.source, code.sourceRef, code.email, code.at],
+      args: [
+        code.id,
+        code.codeHash,
+        code.hint,
+        code.credits,
+        code.credits,
+        code.source,
+        code.sourceRef,
+        code.email,
+        code.at,
+      ],
     },
     {
       sql: "INSERT INTO credit_ledger (code_id, delta, reason, nonce, at) SELECT ?, ?, 'issued', ?, ? WHERE changes() = 1",
@@ -54,7 +64,13 @@ export type UnlockMark = { source: "credit" } | { source: "payment"; ref: string
  * No application-side read-then-write: concurrent redemptions of one code for many reports unlock
  * exactly as many reports as it had credits.
  */
-export function spendCreditStatements(codeHash: string, reportId: string, at: string, nonce: string, mark: UnlockMark = { source: "credit" }): SqlStatement[] {
+export function spendCreditStatements(
+  codeHash: string,
+  reportId: string,
+  at: string,
+  nonce: string,
+  mark: UnlockMark = { source: "credit" },
+): SqlStatement[] {
   return [
     {
       sql: `UPDATE credit_codes SET credits_remaining = credits_remaining - 1
@@ -102,7 +118,10 @@ export async function redeemCredit(sql: Sql, codeHash: string, reportId: string,
  */
 export async function findStoredCodeHash(sql: Sql, hashes: readonly string[]): Promise<string | null> {
   if (hashes.length === 0) return null;
-  const row = await sql.queryOne({ sql: `SELECT code_hash FROM credit_codes WHERE code_hash IN (${hashes.map(() => "?").join(", ")}) LIMIT 1`, args: hashes });
+  const row = await sql.queryOne({
+    sql: `SELECT code_hash FROM credit_codes WHERE code_hash IN (${hashes.map(() => "?").join(", ")}) LIMIT 1`,
+    args: hashes,
+  });
   return typeof row?.code_hash === "string" ? row.code_hash : null;
 }
 
@@ -124,9 +143,18 @@ export interface CreditCodeRecord {
 }
 
 /** By id, or by the code's hashes under each key of the secret ring (whichever is stored). */
-export async function findCreditCode(sql: Sql, by: { hashes: readonly string[] } | { id: string }): Promise<CreditCodeRecord | null> {
-  const where = "hashes" in by ? { sql: `code_hash IN (${by.hashes.map(() => "?").join(", ")})`, args: by.hashes } : { sql: "id = ?", args: [by.id] };
-  const row = await sql.queryOne({ sql: `SELECT id, hint, credits_total, credits_remaining, source, source_ref, created_at, revoked_at FROM credit_codes WHERE ${where.sql} LIMIT 1`, args: where.args });
+export async function findCreditCode(
+  sql: Sql,
+  by: { hashes: readonly string[] } | { id: string },
+): Promise<CreditCodeRecord | null> {
+  const where =
+    "hashes" in by
+      ? { sql: `code_hash IN (${by.hashes.map(() => "?").join(", ")})`, args: by.hashes }
+      : { sql: "id = ?", args: [by.id] };
+  const row = await sql.queryOne({
+    sql: `SELECT id, hint, credits_total, credits_remaining, source, source_ref, created_at, revoked_at FROM credit_codes WHERE ${where.sql} LIMIT 1`,
+    args: where.args,
+  });
   if (!row) return null;
   return {
     id: String(row.id),
@@ -140,9 +168,20 @@ export async function findCreditCode(sql: Sql, by: { hashes: readonly string[] }
   };
 }
 
-export async function creditLedger(sql: Sql, codeId: string): Promise<{ delta: number; reason: string; report_id: string | null; at: string }[]> {
-  const result = await sql.execute({ sql: "SELECT delta, reason, report_id, at FROM credit_ledger WHERE code_id = ? ORDER BY id", args: [codeId] });
-  return result.rows.map((row) => ({ delta: Number(row.delta), reason: String(row.reason), report_id: row.report_id === null ? null : String(row.report_id), at: String(row.at) }));
+export async function creditLedger(
+  sql: Sql,
+  codeId: string,
+): Promise<{ delta: number; reason: string; report_id: string | null; at: string }[]> {
+  const result = await sql.execute({
+    sql: "SELECT delta, reason, report_id, at FROM credit_ledger WHERE code_id = ? ORDER BY id",
+    args: [codeId],
+  });
+  return result.rows.map((row) => ({
+    delta: Number(row.delta),
+    reason: String(row.reason),
+    report_id: row.report_id === null ? null : String(row.report_id),
+    at: String(row.at),
+  }));
 }
 
 /** Revokes a code: its remaining credits leave through the ledger, so the ledger still balances. A revoked code stays revoked. */
@@ -152,7 +191,10 @@ export function revokeCreditCodeStatements(codeId: string, at: string): SqlState
       sql: "INSERT INTO credit_ledger (code_id, delta, reason, nonce, at) SELECT id, -credits_remaining, 'revoked', ?, ? FROM credit_codes WHERE id = ? AND revoked_at IS NULL",
       args: [randomUUID(), at, codeId],
     },
-    { sql: "UPDATE credit_codes SET revoked_at = ?, credits_remaining = 0 WHERE id = ? AND revoked_at IS NULL", args: [at, codeId] },
+    {
+      sql: "UPDATE credit_codes SET revoked_at = ?, credits_remaining = 0 WHERE id = ? AND revoked_at IS NULL",
+      args: [at, codeId],
+    },
   ];
 }
 

@@ -1,7 +1,11 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BACKSTOP_CHECKPOINT_PAGES, startBackgroundCheckpoints, type BackgroundCheckpoints } from "./background-checkpoints.ts";
+import {
+  BACKSTOP_CHECKPOINT_PAGES,
+  type BackgroundCheckpoints,
+  startBackgroundCheckpoints,
+} from "./background-checkpoints.ts";
 import { FileSql } from "./file-sql.ts";
 import { RemoteSql } from "./remote-sql.ts";
 import type { Sql } from "./sql.ts";
@@ -13,7 +17,19 @@ export interface DatabaseSettings {
 }
 
 /** Errors that mean the database cannot be used right now (as opposed to a bug or a constraint). */
-const UNAVAILABLE_CODES = new Set(["SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_BUSY", "SQLITE_READONLY", "SQLITE_NOTADB", "SQLITE_CORRUPT", "CLIENT_CLOSED", "SERVER_ERROR", "HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED_ERROR"]);
+const UNAVAILABLE_CODES = new Set([
+  "SQLITE_CANTOPEN",
+  "SQLITE_IOERR",
+  "SQLITE_FULL",
+  "SQLITE_BUSY",
+  "SQLITE_READONLY",
+  "SQLITE_NOTADB",
+  "SQLITE_CORRUPT",
+  "CLIENT_CLOSED",
+  "SERVER_ERROR",
+  "HRANA_WEBSOCKET_ERROR",
+  "HRANA_CLOSED_ERROR",
+]);
 
 export function isUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -25,7 +41,11 @@ export function isUnavailableError(error: unknown): boolean {
 
 export function isUniqueViolation(error: unknown): boolean {
   const { code, extendedCode } = error as { code?: string; extendedCode?: string };
-  return extendedCode === "SQLITE_CONSTRAINT_UNIQUE" || extendedCode === "SQLITE_CONSTRAINT_PRIMARYKEY" || (code === "SQLITE_CONSTRAINT" && /UNIQUE|PRIMARY KEY/.test(String((error as Error).message)));
+  return (
+    extendedCode === "SQLITE_CONSTRAINT_UNIQUE" ||
+    extendedCode === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+    (code === "SQLITE_CONSTRAINT" && /UNIQUE|PRIMARY KEY/.test(String((error as Error).message)))
+  );
 }
 
 /**
@@ -50,7 +70,9 @@ export class Database {
   }
 
   #open(): Sql {
-    const client = this.path ? new FileSql(this.path, this.settings.timeoutMs) : new RemoteSql(this.settings.url, this.settings.authToken);
+    const client = this.path
+      ? new FileSql(this.path, this.settings.timeoutMs)
+      : new RemoteSql(this.settings.url, this.settings.authToken);
     this.#inode = this.path ? inodeOf(this.path) : undefined;
     return client;
   }
@@ -66,7 +88,11 @@ export class Database {
     await this.#client.execute("PRAGMA synchronous = NORMAL");
     await this.#client.execute("PRAGMA foreign_keys = ON");
     // Called again on a reopened file: the running checkpointer follows the path, only the pragma is new.
-    if (checkpointEveryMs > 0) this.#checkpoints ??= startBackgroundCheckpoints(this.path, { intervalMs: checkpointEveryMs, timeoutMs: this.settings.timeoutMs });
+    if (checkpointEveryMs > 0)
+      this.#checkpoints ??= startBackgroundCheckpoints(this.path, {
+        intervalMs: checkpointEveryMs,
+        timeoutMs: this.settings.timeoutMs,
+      });
     if (this.#checkpoints) await this.#client.execute(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   }
 

@@ -1,5 +1,5 @@
 import Database from "libsql";
-import { toStatement, type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction } from "./sql.ts";
+import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
 
 type Connection = InstanceType<typeof Database>;
 type Statement = ReturnType<Connection["prepare"]>;
@@ -179,7 +179,9 @@ export class FileSql implements Sql {
 
 /** The driver binds Buffers, not other Uint8Arrays. */
 function bindable(args: SqlStatement["args"]): unknown[] {
-  return (args ?? []).map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value));
+  return (args ?? []).map((value) =>
+    value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value,
+  );
 }
 
 function runOn(prepared: Prepared, statement: SqlStatement): SqlResult {

@@ -30,7 +30,10 @@ function toOutboxRow(row: Row): OutboxRow {
     kind: String(row.kind),
     dedupe_key: String(row.dedupe_key),
     recipient: String(row.recipient),
-    payload: typeof payload === "object" && payload !== null && !Array.isArray(payload) ? Object.fromEntries(Object.entries(payload)) : {},
+    payload:
+      typeof payload === "object" && payload !== null && !Array.isArray(payload)
+        ? Object.fromEntries(Object.entries(payload))
+        : {},
     state: state === "sending" || state === "sent" || state === "failed" || state === "cancelled" ? state : "queued",
     attempts: Number(row.attempts),
     next_attempt_at: String(row.next_attempt_at),
@@ -46,18 +49,34 @@ function toOutboxRow(row: Row): OutboxRow {
  * what it announces does. With `when`, it is queued only if that SQL condition holds inside the
  * batch (for example: this call won the fulfilment).
  */
-export function queueMailStatement(mail: QueuedMail, at: string, when?: { sql: string; args: readonly SqlValue[] }): SqlStatement {
+export function queueMailStatement(
+  mail: QueuedMail,
+  at: string,
+  when?: { sql: string; args: readonly SqlValue[] },
+): SqlStatement {
   return {
     sql: `INSERT INTO mail_outbox (id, kind, dedupe_key, recipient, payload, state, attempts, next_attempt_at, created_at)
           SELECT ?, ?, ?, ?, ?, 'queued', 0, ?, ? WHERE ${when?.sql ?? "true"}
           ON CONFLICT (dedupe_key) DO NOTHING`,
-    args: [mail.id, mail.kind, mail.dedupe_key, mail.recipient, JSON.stringify(mail.payload), at, at, ...(when?.args ?? [])],
+    args: [
+      mail.id,
+      mail.kind,
+      mail.dedupe_key,
+      mail.recipient,
+      JSON.stringify(mail.payload),
+      at,
+      at,
+      ...(when?.args ?? []),
+    ],
   };
 }
 
 /** A read before the claim, so an idle outbox costs the database no write every few seconds. */
 export async function hasDueMail(sql: Sql, now: string): Promise<boolean> {
-  const row = await sql.queryOne({ sql: "SELECT 1 AS due FROM mail_outbox WHERE (state = 'queued' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?) LIMIT 1", args: [now, now] });
+  const row = await sql.queryOne({
+    sql: "SELECT 1 AS due FROM mail_outbox WHERE (state = 'queued' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?) LIMIT 1",
+    args: [now, now],
+  });
   return row !== undefined;
 }
 
@@ -83,18 +102,34 @@ export async function claimDueMail(sql: Sql, now: string, leaseUntil: string, li
  * claimed again cannot overwrite the new holder's result.
  */
 export async function markMailSent(sql: Sql, claim: { id: string; attempts: number }, at: string): Promise<void> {
-  await sql.execute({ sql: "UPDATE mail_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ? AND state = 'sending' AND attempts = ?", args: [at, claim.id, claim.attempts] });
+  await sql.execute({
+    sql: "UPDATE mail_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ? AND state = 'sending' AND attempts = ?",
+    args: [at, claim.id, claim.attempts],
+  });
 }
 
-export async function markMailRetry(sql: Sql, claim: { id: string; attempts: number }, nextAttemptAt: string, error: string): Promise<void> {
+export async function markMailRetry(
+  sql: Sql,
+  claim: { id: string; attempts: number },
+  nextAttemptAt: string,
+  error: string,
+): Promise<void> {
   await sql.execute({
     sql: "UPDATE mail_outbox SET state = 'queued', next_attempt_at = ?, lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending' AND attempts = ?",
     args: [nextAttemptAt, error.slice(0, 500), claim.id, claim.attempts],
   });
 }
 
-export async function markMailFinished(sql: Sql, claim: { id: string; attempts: number }, state: "failed" | "cancelled", reason: string): Promise<void> {
-  await sql.execute({ sql: "UPDATE mail_outbox SET state = ?, lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending' AND attempts = ?", args: [state, reason.slice(0, 500), claim.id, claim.attempts] });
+export async function markMailFinished(
+  sql: Sql,
+  claim: { id: string; attempts: number },
+  state: "failed" | "cancelled",
+  reason: string,
+): Promise<void> {
+  await sql.execute({
+    sql: "UPDATE mail_outbox SET state = ?, lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending' AND attempts = ?",
+    args: [state, reason.slice(0, 500), claim.id, claim.attempts],
+  });
 }
 
 /** A queued message that no longer makes sense (the purchase was refunded before it went). */
@@ -113,12 +148,18 @@ export async function makeMailDueNow(sql: Sql, now: string, includeFailed: boole
 }
 
 export function cancelQueuedMailStatement(dedupeKey: string, reason: string): SqlStatement {
-  return { sql: "UPDATE mail_outbox SET state = 'cancelled', last_error = ? WHERE dedupe_key = ? AND state = 'queued'", args: [reason, dedupeKey] };
+  return {
+    sql: "UPDATE mail_outbox SET state = 'cancelled', last_error = ? WHERE dedupe_key = ? AND state = 'queued'",
+    args: [reason, dedupeKey],
+  };
 }
 
 export async function listOutbox(sql: Sql, options: { state?: MailState; limit: number }): Promise<OutboxRow[]> {
   const where = options.state ? "WHERE state = ?" : "";
-  const result = await sql.execute({ sql: `SELECT * FROM mail_outbox ${where} ORDER BY created_at DESC LIMIT ?`, args: options.state ? [options.state, options.limit] : [options.limit] });
+  const result = await sql.execute({
+    sql: `SELECT * FROM mail_outbox ${where} ORDER BY created_at DESC LIMIT ?`,
+    args: options.state ? [options.state, options.limit] : [options.limit],
+  });
   return result.rows.map(toOutboxRow);
 }
 

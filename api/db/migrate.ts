@@ -13,7 +13,11 @@ export interface Migration {
 export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file)).sort();
   return Promise.all(
-    files.map(async (file) => ({ version: Number(file.slice(0, 4)), name: file.slice(5, -4), sql: await readFile(join(dir, file), "utf8") })),
+    files.map(async (file) => ({
+      version: Number(file.slice(0, 4)),
+      name: file.slice(5, -4),
+      sql: await readFile(join(dir, file), "utf8"),
+    })),
   );
 }
 
@@ -23,21 +27,31 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
  * for the lock, then finds it recorded).
  */
 export async function migrate(client: Sql, migrations?: Migration[]): Promise<number[]> {
-  await client.executeMultiple("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-  const recorded = new Set((await client.execute("SELECT version FROM schema_migrations")).rows.map((row) => Number(row.version)));
+  await client.executeMultiple(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const recorded = new Set(
+    (await client.execute("SELECT version FROM schema_migrations")).rows.map((row) => Number(row.version)),
+  );
   // Only a pending migration opens a write transaction: the usual start (and a reopened file) takes no lock.
   const pending = (migrations ?? (await readMigrations())).filter((migration) => !recorded.has(migration.version));
   const applied: number[] = [];
   for (const migration of pending) {
     const transaction = await client.transaction("write");
     try {
-      const done = await transaction.execute({ sql: "SELECT 1 FROM schema_migrations WHERE version = ?", args: [migration.version] });
+      const done = await transaction.execute({
+        sql: "SELECT 1 FROM schema_migrations WHERE version = ?",
+        args: [migration.version],
+      });
       if (done.rows.length > 0) {
         await transaction.rollback();
         continue;
       }
       await transaction.executeMultiple(migration.sql);
-      await transaction.execute({ sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", args: [migration.version, migration.name, new Date().toISOString()] });
+      await transaction.execute({
+        sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        args: [migration.version, migration.name, new Date().toISOString()],
+      });
       await transaction.commit();
       applied.push(migration.version);
     } catch (error) {

@@ -4,7 +4,12 @@ import type { Sql } from "./sql.ts";
  * Counts one request in a fixed window shared by every instance: one atomic upsert (the statement
  * rate-limiter-flexible's SQLite store uses), returning the count and when the window ends.
  */
-export async function consumeInDatabase(client: Sql, key: string, windowMs: number, now: number): Promise<{ count: number; windowEndsAt: number }> {
+export async function consumeInDatabase(
+  client: Sql,
+  key: string,
+  windowMs: number,
+  now: number,
+): Promise<{ count: number; windowEndsAt: number }> {
   const result = await client.execute({
     sql: `INSERT INTO rate_limit_counters (key, count, window_ends_at) VALUES (?, 1, ?)
           ON CONFLICT (key) DO UPDATE SET

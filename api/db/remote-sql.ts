@@ -1,5 +1,5 @@
-import { createClient, type Client, type InStatement, type InValue } from "@libsql/client";
-import { toStatement, type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction } from "./sql.ts";
+import { type Client, createClient, type InStatement, type InValue } from "@libsql/client";
+import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
 
 function toInStatement(statement: SqlStatement | string): InStatement {
   const { sql, args } = toStatement(statement);
@@ -9,7 +9,10 @@ function toInStatement(statement: SqlStatement | string): InStatement {
 
 function toResult(result: { rows: readonly unknown[]; rowsAffected: number; columns: readonly string[] }): SqlResult {
   // @libsql/client rows are array-likes with named properties; copy them into plain objects.
-  const rows = result.rows.map((row) => Object.fromEntries(result.columns.map((column) => [column, (row as Record<string, unknown>)[column]])) as Row);
+  const rows = result.rows.map(
+    (row) =>
+      Object.fromEntries(result.columns.map((column) => [column, (row as Record<string, unknown>)[column]])) as Row,
+  );
   return { rows, rowsAffected: result.rowsAffected || rows.length };
 }
 

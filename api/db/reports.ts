@@ -1,5 +1,11 @@
+import {
+  type CheckDetail,
+  CheckDetailSchema,
+  type ReadinessResult,
+  type ReadinessSummary,
+  ReadinessSummarySchema,
+} from "../../src/schemas/report.ts";
 import { SUITE_VERSION } from "../checks/suite/version.ts";
-import { CheckDetailSchema, ReadinessSummarySchema, type CheckDetail, type ReadinessResult, type ReadinessSummary } from "../../src/schemas/report.ts";
 import type { Row, Sql } from "./sql.ts";
 
 export interface StoredReport {
@@ -38,7 +44,17 @@ export async function insertReport(sql: Sql, id: string, result: ReadinessResult
   const { details, ...summary } = result;
   await sql.execute({
     sql: "INSERT INTO check_reports (id, origin, input, suite_version, score, level, result, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    args: [id, result.target.origin, result.target.input, result.suite_version, result.score.percent, result.level.value, JSON.stringify(summary), JSON.stringify(details), at],
+    args: [
+      id,
+      result.target.origin,
+      result.target.input,
+      result.suite_version,
+      result.score.percent,
+      result.level.value,
+      JSON.stringify(summary),
+      JSON.stringify(details),
+      at,
+    ],
   });
 }
 
@@ -52,7 +68,13 @@ export async function findReport(sql: Sql, id: string): Promise<StoredReport | n
 }
 
 /** Unlocks once: `false` when it was already unlocked (or does not exist). */
-export async function unlockReport(sql: Sql, id: string, source: "payment" | "staff", ref: string, at: string): Promise<boolean> {
+export async function unlockReport(
+  sql: Sql,
+  id: string,
+  source: "payment" | "staff",
+  ref: string,
+  at: string,
+): Promise<boolean> {
   const result = await sql.execute({
     sql: "UPDATE check_reports SET unlocked_at = ?, unlock_source = ?, unlock_ref = ? WHERE id = ? AND unlocked_at IS NULL",
     args: [at, source, ref, id],
@@ -60,8 +82,16 @@ export async function unlockReport(sql: Sql, id: string, source: "payment" | "st
   return result.rowsAffected === 1;
 }
 
-export async function listRecentReports(sql: Sql, limit: number): Promise<{ id: string; origin: string; score: number | null; level: number; created_at: string; unlocked_at: string | null }[]> {
-  const result = await sql.execute({ sql: "SELECT id, origin, score, level, created_at, unlocked_at FROM check_reports ORDER BY created_at DESC LIMIT ?", args: [limit] });
+export async function listRecentReports(
+  sql: Sql,
+  limit: number,
+): Promise<
+  { id: string; origin: string; score: number | null; level: number; created_at: string; unlocked_at: string | null }[]
+> {
+  const result = await sql.execute({
+    sql: "SELECT id, origin, score, level, created_at, unlocked_at FROM check_reports ORDER BY created_at DESC LIMIT ?",
+    args: [limit],
+  });
   return result.rows.map((row) => ({
     id: String(row.id),
     origin: String(row.origin),

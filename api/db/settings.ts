@@ -39,7 +39,10 @@ interface StoredSecrets {
 }
 
 async function readStoredSecrets(client: Sql): Promise<StoredSecrets> {
-  const result = await client.execute({ sql: "SELECT key, value FROM settings WHERE key IN (?, ?)", args: [CURRENT, PREVIOUS] });
+  const result = await client.execute({
+    sql: "SELECT key, value FROM settings WHERE key IN (?, ?)",
+    args: [CURRENT, PREVIOUS],
+  });
   const value = (key: string) => {
     const found = result.rows.find((row) => row.key === key)?.value;
     return typeof found === "string" ? found : null;
@@ -70,13 +73,18 @@ function parsePrevious(text: string): string[] {
  */
 export async function loadSecretRing(client: Sql, configured: ConfiguredSecrets): Promise<SecretRing> {
   if (!configured.serverSecret) {
-    await client.execute({ sql: "INSERT OR IGNORE INTO settings (key, value, updated_at) VALUES (?, ?, ?)", args: [CURRENT, newServerSecret(), new Date().toISOString()] });
+    await client.execute({
+      sql: "INSERT OR IGNORE INTO settings (key, value, updated_at) VALUES (?, ?, ?)",
+      args: [CURRENT, newServerSecret(), new Date().toISOString()],
+    });
   }
   const stored = await readStoredSecrets(client);
   const current = configured.serverSecret ?? stored.current;
   if (!current) throw new Error("The server secret could not be stored");
   const overridden = configured.serverSecret && stored.current ? [stored.current] : [];
-  const previous = [...new Set([...configured.serverSecretPrevious, ...overridden, ...stored.previous])].filter((key) => key !== current);
+  const previous = [...new Set([...configured.serverSecretPrevious, ...overridden, ...stored.previous])].filter(
+    (key) => key !== current,
+  );
   return { current, previous };
 }
 
@@ -89,7 +97,10 @@ export type Rotation = { rotated: true; previousKept: number } | { rotated: fals
  */
 export async function rotateStoredSecret(client: Sql, at: string): Promise<Rotation> {
   const stored = await readStoredSecrets(client);
-  const previous = stored.current === null ? stored.previous : [stored.current, ...stored.previous.filter((key) => key !== stored.current)];
+  const previous =
+    stored.current === null
+      ? stored.previous
+      : [stored.current, ...stored.previous.filter((key) => key !== stored.current)];
   const [swapped] = await client.batch(
     [
       {

@@ -1,5 +1,5 @@
-import { toEntitlement, type EntitlementRow } from "./store-orders.ts";
 import type { Sql } from "./sql.ts";
+import { type EntitlementRow, toEntitlement } from "./store-orders.ts";
 
 export async function findEntitlement(sql: Sql, id: string): Promise<EntitlementRow | undefined> {
   const row = await sql.queryOne({ sql: "SELECT * FROM store_entitlements WHERE id = ?", args: [id] });
@@ -15,7 +15,12 @@ export function isEntitlementActive(entitlement: EntitlementRow, now: Date): boo
  * Staff give more time: `days` after the later of the current end and now, in one statement.
  * SQLite's date arithmetic keeps the ISO form with milliseconds (`%f` is SS.SSS).
  */
-export async function extendEntitlement(sql: Sql, id: string, days: number, now: string): Promise<EntitlementRow | undefined> {
+export async function extendEntitlement(
+  sql: Sql,
+  id: string,
+  days: number,
+  now: string,
+): Promise<EntitlementRow | undefined> {
   const result = await sql.execute({
     sql: `UPDATE store_entitlements SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', MAX(expires_at, ?), ?) WHERE id = ? RETURNING *`,
     args: [now, `+${days} days`, id],
@@ -27,8 +32,14 @@ export async function extendEntitlement(sql: Sql, id: string, days: number, now:
 /** Staff end an entitlement now; `false` when it does not exist or was already revoked. */
 export async function revokeEntitlementByStaff(sql: Sql, id: string, at: string): Promise<boolean> {
   const results = await sql.batch([
-    { sql: "UPDATE store_entitlements SET revoked_at = ?, revoke_reason = 'staff' WHERE id = ? AND revoked_at IS NULL", args: [at, id] },
-    { sql: "UPDATE store_orders SET state = 'revoked', updated_at = ? WHERE id = (SELECT order_id FROM store_entitlements WHERE id = ?) AND state = 'fulfilled'", args: [at, id] },
+    {
+      sql: "UPDATE store_entitlements SET revoked_at = ?, revoke_reason = 'staff' WHERE id = ? AND revoked_at IS NULL",
+      args: [at, id],
+    },
+    {
+      sql: "UPDATE store_orders SET state = 'revoked', updated_at = ? WHERE id = (SELECT order_id FROM store_entitlements WHERE id = ?) AND state = 'fulfilled'",
+      args: [at, id],
+    },
   ]);
   return (results[0]?.rowsAffected ?? 0) > 0;
 }
@@ -39,8 +50,14 @@ export async function revokeEntitlementByStaff(sql: Sql, id: string, at: string)
  */
 export async function restoreEntitlement(sql: Sql, id: string, at: string): Promise<boolean> {
   const results = await sql.batch([
-    { sql: "UPDATE store_entitlements SET revoked_at = NULL, revoke_reason = NULL WHERE id = ? AND revoked_at IS NOT NULL", args: [id] },
-    { sql: "UPDATE store_orders SET state = 'fulfilled', updated_at = ? WHERE id = (SELECT order_id FROM store_entitlements WHERE id = ?) AND state = 'revoked'", args: [at, id] },
+    {
+      sql: "UPDATE store_entitlements SET revoked_at = NULL, revoke_reason = NULL WHERE id = ? AND revoked_at IS NOT NULL",
+      args: [id],
+    },
+    {
+      sql: "UPDATE store_orders SET state = 'fulfilled', updated_at = ? WHERE id = (SELECT order_id FROM store_entitlements WHERE id = ?) AND state = 'revoked'",
+      args: [at, id],
+    },
   ]);
   return (results[0]?.rowsAffected ?? 0) > 0;
 }

@@ -132,13 +132,19 @@ export async function findOrder(sql: Sql, orderId: string): Promise<OrderRecord 
 }
 
 export async function findOrderIdByPaymentIntent(sql: Sql, paymentIntentId: string): Promise<string | undefined> {
-  const row = await sql.queryOne({ sql: "SELECT id FROM store_orders WHERE payment_intent_id = ?", args: [paymentIntentId] });
+  const row = await sql.queryOne({
+    sql: "SELECT id FROM store_orders WHERE payment_intent_id = ?",
+    args: [paymentIntentId],
+  });
   return row ? text(row.id) : undefined;
 }
 
 export async function listOrders(sql: Sql, options: { state?: DeliveryState; limit: number }): Promise<OrderRecord[]> {
   const where = options.state ? "WHERE o.state = ?" : "";
-  const result = await sql.execute({ sql: `${ORDER_RECORD} ${where} ORDER BY o.created_at DESC LIMIT ?`, args: options.state ? [options.state, options.limit] : [options.limit] });
+  const result = await sql.execute({
+    sql: `${ORDER_RECORD} ${where} ORDER BY o.created_at DESC LIMIT ?`,
+    args: options.state ? [options.state, options.limit] : [options.limit],
+  });
   return result.rows.map(toOrderRecord);
 }
 
@@ -146,7 +152,13 @@ export async function listOrders(sql: Sql, options: { state?: DeliveryState; lim
  * A pending order whose payment failed or whose session expired. Only `pending` moves: a paid
  * order never goes back, whatever order the events arrive in.
  */
-export function settleUnpaidOrderStatement(sessionId: string, state: "failed" | "expired", checkoutStatus: string, paymentStatus: string, at: string): SqlStatement {
+export function settleUnpaidOrderStatement(
+  sessionId: string,
+  state: "failed" | "expired",
+  checkoutStatus: string,
+  paymentStatus: string,
+  at: string,
+): SqlStatement {
   return {
     sql: "UPDATE store_orders SET state = ?, checkout_status = ?, payment_status = ?, updated_at = ? WHERE session_id = ? AND state = 'pending'",
     args: [state, checkoutStatus, paymentStatus, at, sessionId],

@@ -1,5 +1,5 @@
+import { DEFAULT_SWITCHES, SWITCH_NAMES, type Switches, type SwitchName } from "../../src/lib/switches.ts";
 import type { Sql } from "./sql.ts";
-import { DEFAULT_SWITCHES, SWITCH_NAMES, type SwitchName, type Switches } from "../../src/lib/switches.ts";
 
 export interface SwitchRow {
   name: SwitchName;
@@ -15,7 +15,12 @@ export async function listSwitches(client: Sql): Promise<SwitchRow[]> {
   return SWITCH_NAMES.map((name) => {
     const row = stored.get(name);
     return row
-      ? { name, enabled: Number(row.enabled) === 1, updated_at: String(row.updated_at), updated_by: String(row.updated_by) }
+      ? {
+          name,
+          enabled: Number(row.enabled) === 1,
+          updated_at: String(row.updated_at),
+          updated_by: String(row.updated_by),
+        }
       : { name, enabled: DEFAULT_SWITCHES[name], updated_at: null, updated_by: null };
   });
 }
@@ -26,7 +31,13 @@ export async function readSwitches(client: Sql): Promise<Switches> {
   return switches;
 }
 
-export async function setSwitch(client: Sql, name: SwitchName, enabled: boolean, by: string, at: string): Promise<void> {
+export async function setSwitch(
+  client: Sql,
+  name: SwitchName,
+  enabled: boolean,
+  by: string,
+  at: string,
+): Promise<void> {
   await client.execute({
     sql: "INSERT INTO switches (name, enabled, updated_at, updated_by) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at, updated_by = excluded.updated_by",
     args: [name, enabled ? 1 : 0, at, by],

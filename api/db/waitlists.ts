@@ -39,7 +39,13 @@ export async function insertAgentWaitlistEntry(client: Sql, entry: AgentWaitlist
   return result.rowsAffected === 1;
 }
 
-export async function insertSurveyAnswer(client: Sql, agentId: string, surveyVersion: string, answers: unknown, at: string): Promise<boolean> {
+export async function insertSurveyAnswer(
+  client: Sql,
+  agentId: string,
+  surveyVersion: string,
+  answers: unknown,
+  at: string,
+): Promise<boolean> {
   const result = await client.execute({
     sql: "INSERT INTO agent_survey_answers (agent_id, survey_version, answers, answered_at) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING",
     args: [agentId, surveyVersion, JSON.stringify(answers), at],
@@ -70,11 +76,23 @@ export async function upsertSignup(client: Sql, signup: SignupRow): Promise<void
             legend_terms_version = COALESCE(excluded.legend_terms_version, legend_terms_version),
             consent_version = excluded.consent_version,
             updated_at = excluded.updated_at`,
-    args: [signup.email, signup.name, JSON.stringify(signup.interests), signup.consent_version, signup.legend_terms_version, signup.legend ? 1 : 0, signup.at, signup.at],
+    args: [
+      signup.email,
+      signup.name,
+      JSON.stringify(signup.interests),
+      signup.consent_version,
+      signup.legend_terms_version,
+      signup.legend ? 1 : 0,
+      signup.at,
+      signup.at,
+    ],
   });
 }
 
-export async function countRows(client: Sql, table: "agent_waitlist_entries" | "waitlist_signups" | "agent_survey_answers"): Promise<number> {
+export async function countRows(
+  client: Sql,
+  table: "agent_waitlist_entries" | "waitlist_signups" | "agent_survey_answers",
+): Promise<number> {
   const result = await client.execute(`SELECT COUNT(*) AS n FROM ${table}`);
   return Number(result.rows[0]?.n ?? 0);
 }

@@ -20,7 +20,7 @@ function qualityOf(accept: string, type: string): number {
  * `text/markdown, text/html;q=0.9`. A browser's `text/html,…,*\/*;q=0.8` keeps HTML.
  */
 export function prefersMarkdown(accept: string | null): boolean {
-  if (!accept || !accept.includes("markdown")) return false;
+  if (!accept?.includes("markdown")) return false;
   const markdown = Math.max(qualityOf(accept, "text/markdown"), qualityOf(accept, "text/x-markdown"));
   return markdown > 0 && markdown >= qualityOf(accept, "text/html");
 }

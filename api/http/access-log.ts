@@ -1,5 +1,5 @@
 import pino from "pino";
-import { redactPath, type Logger } from "../log.ts";
+import { type Logger, redactPath } from "../log.ts";
 
 export interface RequestLine {
   requestId: string;

@@ -1,7 +1,7 @@
 import type { H3Event } from "h3";
-import type { Sql } from "../db/sql.ts";
-import { findTokenOwner, type TokenOwner } from "../db/agents.ts";
 import { hashToken, hasValidChecksum, sameHash } from "../auth/agent-token.ts";
+import { findTokenOwner, type TokenOwner } from "../db/agents.ts";
+import type { Sql } from "../db/sql.ts";
 import type { RateLimiter } from "../services/rate-limiter.ts";
 import type { TokenOwnerCache } from "../services/token-owner-cache.ts";
 import { ApiProblem } from "./problem.ts";
@@ -25,7 +25,8 @@ export interface AgentAuthDeps {
 function refusal(owner: TokenOwner, scope: string | null): { detail: string; insufficientScope?: true } | null {
   if (owner.revoked) return { detail: "This token has been revoked." };
   if (owner.agent.trust === "suspended") return { detail: "This agent registration is suspended." };
-  if (scope && !owner.scopes.includes(scope)) return { detail: `This needs a token with the scope ${scope}.`, insufficientScope: true };
+  if (scope && !owner.scopes.includes(scope))
+    return { detail: `This needs a token with the scope ${scope}.`, insufficientScope: true };
   return null;
 }
 
@@ -34,7 +35,11 @@ function refusal(owner: TokenOwner, scope: string | null): { detail: string; ins
  * act with the scope; undefined when finding out needs the database or the answer is a refusal
  * (`authenticateBearer` gives those). No I/O: hot routes answer from it.
  */
-export function ownerInMemory(header: string | undefined, cache: TokenOwnerCache, scope: string | null): TokenOwner | undefined {
+export function ownerInMemory(
+  header: string | undefined,
+  cache: TokenOwnerCache,
+  scope: string | null,
+): TokenOwner | undefined {
   const token = header ? BEARER.exec(header)?.[1] : undefined;
   if (!token) return undefined;
   const owner = cache.get(token);
@@ -46,15 +51,34 @@ export function ownerInMemory(header: string | undefined, cache: TokenOwnerCache
  * suspended tokens are 401; a valid token without the scope is 403. Failed presentations count
  * against the caller's address, so guessing tokens runs into a 429.
  */
-export async function authenticateAgent(event: H3Event, deps: AgentAuthDeps, address: string, scope: string | null): Promise<TokenOwner> {
+export async function authenticateAgent(
+  event: H3Event,
+  deps: AgentAuthDeps,
+  address: string,
+  scope: string | null,
+): Promise<TokenOwner> {
   return authenticateBearer(event.req.headers.get("authorization"), deps, address, scope);
 }
 
 /** The same, from the `Authorization` header's value (MCP tools read it from the transport's request). */
-export async function authenticateBearer(header: string | null, deps: AgentAuthDeps, address: string, scope: string | null): Promise<TokenOwner> {
-  if (!header) throw unauthorized("Send an agent token as Authorization: Bearer <token>; get one from POST /api/v1/agents/register.");
+export async function authenticateBearer(
+  header: string | null,
+  deps: AgentAuthDeps,
+  address: string,
+  scope: string | null,
+): Promise<TokenOwner> {
+  if (!header)
+    throw unauthorized(
+      "Send an agent token as Authorization: Bearer <token>; get one from POST /api/v1/agents/register.",
+    );
   const token = BEARER.exec(header)?.[1];
-  if (!token) throw await failedPresentation(deps, address, "The Authorization header must be: Bearer <token>.", "invalid_request");
+  if (!token)
+    throw await failedPresentation(
+      deps,
+      address,
+      "The Authorization header must be: Bearer <token>.",
+      "invalid_request",
+    );
   let owner = deps.cache.get(token);
   if (!owner) {
     // The checksum rejects typos and random strings without a database lookup (a cached owner's
@@ -62,22 +86,34 @@ export async function authenticateBearer(header: string | null, deps: AgentAuthD
     if (!hasValidChecksum(token)) throw await failedPresentation(deps, address, "This is not an agent token.");
     const hash = hashToken(token);
     owner = (await findTokenOwner(deps.db(), hash)) ?? undefined;
-    if (!owner || !sameHash(owner.tokenHash, hash)) throw await failedPresentation(deps, address, "This token is not known.");
+    if (!owner || !sameHash(owner.tokenHash, hash))
+      throw await failedPresentation(deps, address, "This token is not known.");
     deps.cache.set(token, owner);
   }
   const refused = refusal(owner, scope);
   if (refused?.insufficientScope) {
-    throw new ApiProblem("insufficient-scope", refused.detail, { headers: { "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"` } });
+    throw new ApiProblem("insufficient-scope", refused.detail, {
+      headers: { "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"` },
+    });
   }
   if (refused) throw await failedPresentation(deps, address, refused.detail);
   return owner;
 }
 
 /** A failed presentation counts against the address; past the limit it is a 429, else a 401. */
-async function failedPresentation(deps: AgentAuthDeps, address: string, detail: string, error: "invalid_token" | "invalid_request" = "invalid_token"): Promise<ApiProblem> {
+async function failedPresentation(
+  deps: AgentAuthDeps,
+  address: string,
+  detail: string,
+  error: "invalid_token" | "invalid_request" = "invalid_token",
+): Promise<ApiProblem> {
   const decision = await deps.limiter.consume("agent-auth-failures", address);
   if (!decision.allowed) {
-    return new ApiProblem("rate-limited", `Too many failed token presentations; try again in ${decision.resetSeconds} s.`, { headers: { "Retry-After": String(decision.resetSeconds) } });
+    return new ApiProblem(
+      "rate-limited",
+      `Too many failed token presentations; try again in ${decision.resetSeconds} s.`,
+      { headers: { "Retry-After": String(decision.resetSeconds) } },
+    );
   }
   return unauthorized(detail, error);
 }

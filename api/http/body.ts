@@ -28,7 +28,8 @@ function tooLarge(limitBytes: number): ApiProblem {
  */
 export async function readLimited(event: H3Event, limitBytes: number): Promise<Uint8Array> {
   const declared = Number(event.req.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw new ApiProblem("payload-too-large", `The body is ${declared} bytes; the limit is ${limitBytes}.`);
+  if (declared > limitBytes)
+    throw new ApiProblem("payload-too-large", `The body is ${declared} bytes; the limit is ${limitBytes}.`);
   const chunks: Uint8Array[] = [];
   let total = 0;
   const take = (chunk: Uint8Array) => {
@@ -98,7 +99,8 @@ export function violationsOf(error: z.ZodError): Violation[] {
   const violations: Violation[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) violations.push({ pointer: pointerFor([...issue.path, key]), detail: "is not an allowed property" });
+      for (const key of issue.keys)
+        violations.push({ pointer: pointerFor([...issue.path, key]), detail: "is not an allowed property" });
     } else if (issue.code === "invalid_type" && issue.message.includes("received undefined")) {
       violations.push({ pointer: pointerFor(issue.path), detail: "is required" });
     } else {
@@ -110,21 +112,33 @@ export function violationsOf(error: z.ZodError): Violation[] {
 
 export function validationProblem(violations: Violation[]): ApiProblem {
   const count = violations.length;
-  return new ApiProblem("validation-failed", `${count} field${count === 1 ? "" : "s"} failed validation; errors lists each one.`, { errors: violations });
+  return new ApiProblem(
+    "validation-failed",
+    `${count} field${count === 1 ? "" : "s"} failed validation; errors lists each one.`,
+    { errors: violations },
+  );
 }
 
 /**
  * Reads and validates a JSON body: 415 unless it is JSON, 413 over the limit, 400 when it does not
  * parse, 422 listing every violation. Returns the parsed, typed value.
  */
-export async function readJson<S extends z.ZodType>(event: H3Event, schema: S, options: ReadJsonOptions): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodType>(
+  event: H3Event,
+  schema: S,
+  options: ReadJsonOptions,
+): Promise<z.output<S>> {
   const contentType = event.req.headers.get("content-type");
   const bytes = await readLimited(event, options.limitBytes);
   let value: unknown;
   if (bytes.byteLength === 0 && options.optional) {
     value = {};
   } else {
-    if (!isJsonType(contentType)) throw new ApiProblem("unsupported-media-type", `Send the body as application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`);
+    if (!isJsonType(contentType))
+      throw new ApiProblem(
+        "unsupported-media-type",
+        `Send the body as application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
+      );
     try {
       value = JSON.parse(utf8.decode(bytes));
     } catch (error) {

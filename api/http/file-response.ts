@@ -59,7 +59,11 @@ function contentDisposition(filename: string): string {
  * a strong ETag, and single byte ranges (206, or 416 outside the file; `If-Range` with another
  * ETag gets the whole file). Paid files are never stored by shared caches. HEAD sends no body.
  */
-export async function fileResponse(event: H3Event, file: FileToSend, headers: Record<string, string> = {}): Promise<Response> {
+export async function fileResponse(
+  event: H3Event,
+  file: FileToSend,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   let size: number;
   let etag: string;
   try {
@@ -68,7 +72,9 @@ export async function fileResponse(event: H3Event, file: FileToSend, headers: Re
     size = info.size;
     etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   } catch {
-    throw new ApiProblem("service-unavailable", "The file store is unavailable; try again later.", { headers: { "Retry-After": "60" } });
+    throw new ApiProblem("service-unavailable", "The file store is unavailable; try again later.", {
+      headers: { "Retry-After": "60" },
+    });
   }
   const type = file.type.startsWith("text/") ? `${file.type}; charset=utf-8` : file.type;
   const common: Record<string, string> = {
@@ -82,7 +88,9 @@ export async function fileResponse(event: H3Event, file: FileToSend, headers: Re
   const ifRange = event.req.headers.get("if-range");
   const range = ifRange !== null && ifRange !== etag ? null : parseRange(event.req.headers.get("range"), size);
   if (range === "unsatisfiable") {
-    throw new ApiProblem("range-not-satisfiable", `The file has ${size} bytes; ask for a range within them.`, { headers: { "Content-Range": `bytes */${size}`, ...headers } });
+    throw new ApiProblem("range-not-satisfiable", `The file has ${size} bytes; ask for a range within them.`, {
+      headers: { "Content-Range": `bytes */${size}`, ...headers },
+    });
   }
   const { start, end } = range ?? { start: 0, end: size - 1 };
   const length = size === 0 ? 0 : end - start + 1;

@@ -20,7 +20,12 @@ export function withHotRoutes(routes: ReadonlyMap<string, HotRoute>, app: NodeLi
 }
 
 /** Writes a whole response from the same header tuples the app's responses use. */
-export function writeWholeResponse(response: ServerResponse, status: number, headers: readonly [string, string][], body: string): void {
+export function writeWholeResponse(
+  response: ServerResponse,
+  status: number,
+  headers: readonly [string, string][],
+  body: string,
+): void {
   const flat: string[] = [];
   for (const [name, value] of headers) flat.push(name, value);
   flat.push("Content-Length", String(Buffer.byteLength(body)));

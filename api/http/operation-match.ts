@@ -3,7 +3,10 @@ import { OPERATIONS } from "../../src/lib/registry.ts";
 const matchers = OPERATIONS.map((operation) => ({
   method: operation.method,
   pattern: new RegExp(
-    `^${operation.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{path\}/g, "[^?]+").replace(/\{[a-z_]+\}/g, "[^/]+")}$`,
+    `^${operation.path
+      .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+      .replace(/\\?\{path\}/g, "[^?]+")
+      .replace(/\{[a-z_]+\}/g, "[^/]+")}$`,
   ),
 }));
 

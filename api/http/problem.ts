@@ -1,5 +1,5 @@
 import type { H3Event } from "h3";
-import { problemType, type ProblemCode } from "../../src/lib/problems.ts";
+import { type ProblemCode, problemType } from "../../src/lib/problems.ts";
 import { absolute, paths } from "../../src/lib/urls.ts";
 import { limitsOf } from "./rate-limit.ts";
 import { requestIdOf } from "./request-id.ts";

@@ -1,5 +1,5 @@
 import type { H3Event } from "h3";
-import { rateLimitHeaders, type LimitName, type RateLimiter } from "../services/rate-limiter.ts";
+import { type LimitName, type RateLimiter, rateLimitHeaders } from "../services/rate-limiter.ts";
 import { ApiProblem } from "./problem.ts";
 
 /**
@@ -7,16 +7,25 @@ import { ApiProblem } from "./problem.ts";
  * headers for the response; over a limit, throws a 429 problem with Retry-After (the end of that
  * window) and counts nothing further.
  */
-export async function enforceRateLimit(limiter: RateLimiter, name: LimitName, subject: string, ...more: LimitName[]): Promise<Record<string, string>> {
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  name: LimitName,
+  subject: string,
+  ...more: LimitName[]
+): Promise<Record<string, string>> {
   const decisions = [];
   for (const limit of [name, ...more]) {
     const decision = await limiter.consume(limit, subject);
     decisions.push(decision);
     if (!decision.allowed) {
-      throw new ApiProblem("rate-limited", `Over the limit of ${decision.policy.limit} requests per ${decision.policy.windowSeconds} s; try again in ${decision.resetSeconds} s.`, {
-        headers: { ...rateLimitHeaders(...decisions), "Retry-After": String(decision.resetSeconds) },
-        extra: { violated_policies: [limit] },
-      });
+      throw new ApiProblem(
+        "rate-limited",
+        `Over the limit of ${decision.policy.limit} requests per ${decision.policy.windowSeconds} s; try again in ${decision.resetSeconds} s.`,
+        {
+          headers: { ...rateLimitHeaders(...decisions), "Retry-After": String(decision.resetSeconds) },
+          extra: { violated_policies: [limit] },
+        },
+      );
     }
   }
   return rateLimitHeaders(...decisions);

@@ -34,13 +34,25 @@ export function responseHeaders(type: string, requestId: string, extra?: Record<
  * Building a Headers object and setting headers on it afterwards cost more than the rest of a
  * small JSON response.
  */
-export function completeResponse(event: H3Event, body: string | null, init: { status: number; type: string; headers?: Record<string, string> }): Response {
+export function completeResponse(
+  event: H3Event,
+  body: string | null,
+  init: { status: number; type: string; headers?: Record<string, string> },
+): Response {
   const headers = responseHeaders(init.type, requestIdOf(event), init.headers);
   return markComplete(new FastResponse(event.req.method === "HEAD" ? null : body, { status: init.status, headers }));
 }
 
-export function jsonResponse(event: H3Event, value: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return completeResponse(event, JSON.stringify(value), { status: init.status ?? 200, type: "application/json", headers: init.headers });
+export function jsonResponse(
+  event: H3Event,
+  value: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return completeResponse(event, JSON.stringify(value), {
+    status: init.status ?? 200,
+    type: "application/json",
+    headers: init.headers,
+  });
 }
 
 export function redirectResponse(event: H3Event, location: string, status: 302 | 303 | 301 | 308 = 303): Response {

@@ -1,13 +1,20 @@
 import { z } from "zod";
 import { AgentWaitlistEntrySchema } from "../../src/schemas/requests/agent-waitlist-entry.ts";
-import { AgentStandingSchema, AgentSurveyReceivedSchema, AgentWaitlistReceivedSchema } from "../../src/schemas/responses/agents.ts";
+import {
+  AgentStandingSchema,
+  AgentSurveyReceivedSchema,
+  AgentWaitlistReceivedSchema,
+} from "../../src/schemas/responses/agents.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { agentOf, defineTool, READ_ONLY, type Tool } from "./tool.ts";
 
-const TOKEN_NOTE = "Needs the agent token from POST /api/v1/agents/register, sent on the MCP request as Authorization: Bearer <token>.";
+const TOKEN_NOTE =
+  "Needs the agent token from POST /api/v1/agents/register, sent on the MCP request as Authorization: Bearer <token>.";
 
 /** Tools that act for an agent registration, with the HTTP API's token, scopes and limits. */
-export function agentTools(surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>): Tool[] {
+export function agentTools(
+  surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>,
+): Tool[] {
   return [
     defineTool({
       name: "read_agent_standing",

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
+import { type Tool as SdkTool, ToolSchema as SdkToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ToolSchema as SdkToolSchema, type Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import { isOperationAvailable, type ServiceState } from "../../src/lib/discovery/state.ts";
 import { findOperation } from "../../src/lib/registry.ts";
-import type { ServiceSettings } from "../../src/schemas/service.ts";
 import type { ToolDescription } from "../../src/schemas/mcp.ts";
+import type { ServiceSettings } from "../../src/schemas/service.ts";
 import type { AppServices } from "../app-services.ts";
 import { agentTools } from "./agent-tools.ts";
 import { checkTools } from "./check-tools.ts";
@@ -57,7 +57,12 @@ export class ToolCatalogue {
     if (!listing) {
       const descriptions = tools.map(describe);
       const revision = createHash("sha256").update(JSON.stringify(descriptions)).digest("hex").slice(0, 12);
-      listing = { revision, tools, descriptions, sdkTools: descriptions.map((description) => SdkToolSchema.parse(description)) };
+      listing = {
+        revision,
+        tools,
+        descriptions,
+        sdkTools: descriptions.map((description) => SdkToolSchema.parse(description)),
+      };
       this.#listings.set(key, listing);
     }
     return listing;

@@ -25,14 +25,16 @@ export function checkTools(): Tool[] {
     defineTool({
       name: "read_readiness_report",
       title: "Read a readiness report",
-      description: "Reads a stored readiness report by its id (from run_readiness_check): the summary while locked, evidence and fix prompts once unlocked. Use it to revisit a report or to see whether an unlock went through.",
+      description:
+        "Reads a stored readiness report by its id (from run_readiness_check): the summary while locked, evidence and fix prompts once unlocked. Use it to revisit a report or to see whether an unlock went through.",
       operation: "getCheck",
       annotations: READ_ONLY,
       input: z.strictObject({ id: z.uuid().describe("The report's id, as run_readiness_check returned it") }),
       output: CheckReportSchema,
       run: async ({ id }, { services }) => {
         const stored = await services.checks.find(id);
-        if (!stored) throw new ApiProblem("not-found", "No such report. The report's id is the only way to it: check it.");
+        if (!stored)
+          throw new ApiProblem("not-found", "No such report. The report's id is the only way to it: check it.");
         return services.checks.view(stored);
       },
     }),

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import type { Content } from "../../src/content/model.ts";
 import { serviceStateDocument } from "../../src/lib/discovery/documents.ts";
 import { pricingDocument } from "../../src/lib/discovery/pricing.ts";
 import { docIndexEntry, docPage } from "../../src/lib/outputs/docs.ts";
 import { policyPage } from "../../src/lib/outputs/policies.ts";
 import { publicProduct, publishedProducts } from "../../src/lib/outputs/store.ts";
 import { sortDocs } from "../../src/lib/sidebar.ts";
-import type { Content } from "../../src/content/model.ts";
 import { SlugSchema } from "../../src/schemas/common.ts";
 import { PricingDocumentSchema, ServiceStateDocumentSchema } from "../../src/schemas/discovery.ts";
 import { DocIndexSchema, DocPageSchema, DocPathSchema } from "../../src/schemas/doc.ts";
@@ -21,7 +21,8 @@ export function contentTools(content: Content): Tool[] {
     defineTool({
       name: "list_docs",
       title: "List documentation pages",
-      description: "Lists every published documentation page (path, title, description, version). Use it first to find the page that answers a question about the service, then read it with read_doc.",
+      description:
+        "Lists every published documentation page (path, title, description, version). Use it first to find the page that answers a question about the service, then read it with read_doc.",
       operation: "listDocs",
       annotations: READ_ONLY,
       input: z.strictObject({}),
@@ -31,7 +32,8 @@ export function contentTools(content: Content): Tool[] {
     defineTool({
       name: "read_doc",
       title: "Read a documentation page",
-      description: "Reads one documentation page as Markdown with its version history. Use it when you know the page's path (from list_docs), e.g. to learn how checks, the store or authentication work.",
+      description:
+        "Reads one documentation page as Markdown with its version history. Use it when you know the page's path (from list_docs), e.g. to learn how checks, the store or authentication work.",
       operation: "getDoc",
       annotations: READ_ONLY,
       input: z.strictObject({ path: DocPathSchema.describe("The page path from list_docs, e.g. checks/unlock") }),
@@ -59,7 +61,8 @@ export function contentTools(content: Content): Tool[] {
     defineTool({
       name: "list_products",
       title: "List store products",
-      description: "Lists the store catalogue: each guide, template or fee with its price in minor units, whether it is on sale and its checkout URL. Use it when asked what can be bought or what something costs.",
+      description:
+        "Lists the store catalogue: each guide, template or fee with its price in minor units, whether it is on sale and its checkout URL. Use it when asked what can be bought or what something costs.",
       operation: "listProducts",
       annotations: READ_ONLY,
       input: z.strictObject({ category: SlugSchema.optional().describe("Only products of this store category") }),
@@ -73,7 +76,8 @@ export function contentTools(content: Content): Tool[] {
     defineTool({
       name: "service_status",
       title: "Read the service's status",
-      description: "Reads what is open, on and healthy right now: forms, features, components and the capabilities that are unavailable and why. Use it when a call answered 503, or before starting a task that needs payments or checks.",
+      description:
+        "Reads what is open, on and healthy right now: forms, features, components and the capabilities that are unavailable and why. Use it when a call answered 503, or before starting a task that needs payments or checks.",
       operation: "getServiceState",
       annotations: { ...READ_ONLY, idempotentHint: false },
       input: z.strictObject({}),
@@ -83,7 +87,8 @@ export function contentTools(content: Content): Tool[] {
     defineTool({
       name: "read_pricing",
       title: "Read prices",
-      description: "Reads every price the service charges: report unlocks, credit packs and store items, with checkout URLs while checkout works. Use it to answer what a full readiness report or a product costs.",
+      description:
+        "Reads every price the service charges: report unlocks, credit packs and store items, with checkout URLs while checkout works. Use it to answer what a full readiness report or a product costs.",
       operation: "getPricing",
       annotations: READ_ONLY,
       input: z.strictObject({}),

@@ -1,9 +1,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import { mcpServerInfo } from "../../src/lib/discovery/mcp-card.ts";
 import { isUnavailableError } from "../db/database.ts";
-import { problemBody, ApiProblem } from "../http/problem.ts";
 import { requireAvailable } from "../http/guard.ts";
+import { ApiProblem, problemBody } from "../http/problem.ts";
 import type { Logger } from "../log.ts";
 import type { ToolListing } from "./catalogue.ts";
 import type { ToolContext } from "./tool.ts";
@@ -12,7 +18,10 @@ export const REVISION_META = "dev.agentready/revision";
 
 /** A tool error carries the problem the HTTP API would answer (same `code`, same pointers), as JSON text. */
 function problemResult(problem: ApiProblem, siteUrl: string, tool: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify(problemBody(problem, siteUrl, `/mcp#${tool}`)) }] };
+  return {
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify(problemBody(problem, siteUrl, `/mcp#${tool}`)) }],
+  };
 }
 
 /**
@@ -30,11 +39,18 @@ export function createMcpServer(listing: ToolListing, context: ToolContext, log:
       instructions: `${service.name}: ${service.tagline} Tool catalogue revision ${listing.revision}; GET /api/v1/tools lists the same tools. Tools that act for an agent registration need Authorization: Bearer <token> on the request.`,
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listing.sdkTools], _meta: { [REVISION_META]: listing.revision } }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...listing.sdkTools],
+    _meta: { [REVISION_META]: listing.revision },
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const name = request.params.name;
     const tool = listing.tools.find((candidate) => candidate.name === name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; tools/list shows the active ones (revision ${listing.revision}).`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${name}; tools/list shows the active ones (revision ${listing.revision}).`,
+      );
     try {
       // The state may have changed since the list was made: the HTTP API's own guard decides.
       await requireAvailable(tool.operation, context.services.monitor, service);
@@ -44,10 +60,21 @@ export function createMcpServer(listing: ToolListing, context: ToolContext, log:
       if (error instanceof ApiProblem) return problemResult(error, context.site.siteUrl, name);
       if (isUnavailableError(error)) {
         context.services.monitor.invalidate();
-        return problemResult(new ApiProblem("service-unavailable", "The database is unavailable; service_status shows the details."), context.site.siteUrl, name);
+        return problemResult(
+          new ApiProblem("service-unavailable", "The database is unavailable; service_status shows the details."),
+          context.site.siteUrl,
+          name,
+        );
       }
-      log.error({ tool: name, err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) }, "MCP tool failed");
-      return problemResult(new ApiProblem("internal-error", "The tool could not complete. It has been logged."), context.site.siteUrl, name);
+      log.error(
+        { tool: name, err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) },
+        "MCP tool failed",
+      );
+      return problemResult(
+        new ApiProblem("internal-error", "The tool could not complete. It has been logged."),
+        context.site.siteUrl,
+        name,
+      );
     }
   });
   return server;

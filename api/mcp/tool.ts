@@ -50,9 +50,16 @@ export interface ToolSpec<I extends z.ZodType<Record<string, unknown>>, O extend
   run(args: z.output<I>, context: ToolContext): Promise<z.input<O>>;
 }
 
-export const READ_ONLY: Annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const READ_ONLY: Annotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
-export function defineTool<I extends z.ZodType<Record<string, unknown>>, O extends z.ZodType<Record<string, unknown>>>(spec: ToolSpec<I, O>): Tool {
+export function defineTool<I extends z.ZodType<Record<string, unknown>>, O extends z.ZodType<Record<string, unknown>>>(
+  spec: ToolSpec<I, O>,
+): Tool {
   return {
     name: spec.name,
     title: spec.title,
@@ -76,7 +83,12 @@ export function defineTool<I extends z.ZodType<Record<string, unknown>>, O exten
 /** The HTTP routes' check: a valid, unrevoked token with the scope; failures count against the caller's address. */
 function authenticate(context: ToolContext, scope: string | null): Promise<TokenOwner> {
   const { services } = context;
-  return authenticateBearer(context.authorization, { db: () => services.database.client, limiter: services.limiter, cache: services.tokenOwners }, context.clientAddress, scope);
+  return authenticateBearer(
+    context.authorization,
+    { db: () => services.database.client, limiter: services.limiter, cache: services.tokenOwners },
+    context.clientAddress,
+    scope,
+  );
 }
 
 /** The registration a bearer tool runs for; `invoke` has set it before `run`. */

@@ -5,7 +5,12 @@ import { pathToFileURL } from "node:url";
 import type { PageServices } from "../../src/lib/page-services.ts";
 
 /** @astrojs/node's middleware-mode handler: renders the pages built with `prerender = false`. */
-export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: Error) => void, locals: { services: PageServices }) => Promise<void>;
+export type AstroHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: Error) => void,
+  locals: { services: PageServices },
+) => Promise<void>;
 
 /** The build's on-demand page handler, or `null` when the build has none. */
 export async function loadAstroHandler(distDir: string): Promise<AstroHandler | null> {

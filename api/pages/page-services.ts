@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
 import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
 import type { FieldError, FormResult, PageServices, PublicConfig } from "../../src/lib/page-services.ts";
-import { WaitlistSignupSchema } from "../../src/schemas/requests/waitlist.ts";
+import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
 import { CheckCheckoutSchema, CheckInputSchema } from "../../src/schemas/requests/checks.ts";
+import { WaitlistSignupSchema } from "../../src/schemas/requests/waitlist.ts";
 import type { AppServices } from "../app-services.ts";
 import { violationsOf } from "../http/body.ts";
 import { requireAvailable } from "../http/guard.ts";
@@ -16,8 +16,17 @@ function fieldOf(pointer: string): string {
   return pointer.replace(/^#\/?/, "").split("/")[0] || "form";
 }
 
-function formFailure(status: number, message: string, violations: Violation[] = []): { ok: false; status: number; message: string; errors: FieldError[] } {
-  return { ok: false, status, message, errors: violations.map((violation) => ({ field: fieldOf(violation.pointer), message: violation.detail })) };
+function formFailure(
+  status: number,
+  message: string,
+  violations: Violation[] = [],
+): { ok: false; status: number; message: string; errors: FieldError[] } {
+  return {
+    ok: false,
+    status,
+    message,
+    errors: violations.map((violation) => ({ field: fieldOf(violation.pointer), message: violation.detail })),
+  };
 }
 
 /** Runs a form action with the same rules as the JSON API, returning a result the page can show. */
@@ -46,7 +55,9 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
       const { switches } = await services.monitor.current();
       return {
         forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, switches[name]])) as PublicConfig["forms"],
-        features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, switches[name]])) as PublicConfig["features"],
+        features: Object.fromEntries(
+          FEATURE_SWITCHES.map((name) => [name, switches[name]]),
+        ) as PublicConfig["features"],
         ...versions,
       };
     },

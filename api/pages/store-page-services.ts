@@ -9,7 +9,11 @@ type FormRunner = <T>(action: () => Promise<T>) => Promise<FormResult<T>>;
  * The store's part of the page services: the buy button (a plain form post) and the checkout
  * return page, with the same checks and limits as the JSON API.
  */
-export function storePageServices(services: AppServices, address: string, asForm: FormRunner): Pick<PageServices, "startCheckout" | "purchaseSession"> {
+export function storePageServices(
+  services: AppServices,
+  address: string,
+  asForm: FormRunner,
+): Pick<PageServices, "startCheckout" | "purchaseSession"> {
   const service = services.content.service;
   return {
     startCheckout: (productId) =>

@@ -1,14 +1,14 @@
 import Stripe from "stripe";
 import type { z } from "zod";
 import {
-  CheckoutSessionSchema,
-  PaymentEventSchema,
-  PaymentIntentSchema,
-  RefundSchema,
   type CheckoutSession,
+  CheckoutSessionSchema,
   type PaymentEvent,
+  PaymentEventSchema,
   type PaymentIntent,
+  PaymentIntentSchema,
   type Refund,
+  RefundSchema,
 } from "./stripe-objects.ts";
 
 export interface StripeSettings {
@@ -77,13 +77,18 @@ export class PaymentsGateway {
       throw new PaymentsUnavailableError(`The payment provider failed to ${what}`, { cause: error });
     }
     const parsed = schema.safeParse(answer);
-    if (!parsed.success) throw new PaymentsUnavailableError(`The payment provider's answer to ${what} was not understood`, { cause: parsed.error });
+    if (!parsed.success)
+      throw new PaymentsUnavailableError(`The payment provider's answer to ${what} was not understood`, {
+        cause: parsed.error,
+      });
     return parsed.data;
   }
 
   /** `idempotencyKey` is ours and deterministic per order, so a repeated call returns the same session. */
   createCheckoutSession(params: Stripe.Checkout.SessionCreateParams, idempotencyKey: string): Promise<CheckoutSession> {
-    return this.#call("create a checkout session", CheckoutSessionSchema, () => this.stripe.checkout.sessions.create(params, { idempotencyKey }));
+    return this.#call("create a checkout session", CheckoutSessionSchema, () =>
+      this.stripe.checkout.sessions.create(params, { idempotencyKey }),
+    );
   }
 
   /** The session with its line items, or `null` when the provider has no such session. */
@@ -102,7 +107,9 @@ export class PaymentsGateway {
   }
 
   createPaymentIntent(params: Stripe.PaymentIntentCreateParams, idempotencyKey: string): Promise<PaymentIntent> {
-    return this.#call("create a payment intent", PaymentIntentSchema, () => this.stripe.paymentIntents.create(params, { idempotencyKey }));
+    return this.#call("create a payment intent", PaymentIntentSchema, () =>
+      this.stripe.paymentIntents.create(params, { idempotencyKey }),
+    );
   }
 
   async retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntent | null> {
@@ -120,8 +127,14 @@ export class PaymentsGateway {
   }
 
   /** A full refund of the payment; the key makes a repeated request refund once. */
-  createRefund(paymentIntentId: string, idempotencyKey: string, metadata: Record<string, string> = {}): Promise<Refund> {
-    return this.#call("refund a payment", RefundSchema, () => this.stripe.refunds.create({ payment_intent: paymentIntentId, metadata }, { idempotencyKey }));
+  createRefund(
+    paymentIntentId: string,
+    idempotencyKey: string,
+    metadata: Record<string, string> = {},
+  ): Promise<Refund> {
+    return this.#call("refund a payment", RefundSchema, () =>
+      this.stripe.refunds.create({ payment_intent: paymentIntentId, metadata }, { idempotencyKey }),
+    );
   }
 
   /**

@@ -6,7 +6,10 @@ import { z } from "zod";
  * Field meanings: https://docs.stripe.com/api/checkout/sessions/object and siblings.
  */
 
-const Metadata = z.record(z.string(), z.string()).nullish().transform((value) => value ?? {});
+const Metadata = z
+  .record(z.string(), z.string())
+  .nullish()
+  .transform((value) => value ?? {});
 /** An expandable reference: the id, or the expanded object carrying it. */
 const Reference = z
   .union([z.string(), z.object({ id: z.string() })])
@@ -29,9 +32,7 @@ export const CheckoutSessionSchema = z.object({
   customer_details: z.object({ email: z.string().nullable().optional() }).nullable().optional(),
   metadata: Metadata,
   payment_intent: Reference,
-  line_items: z
-    .object({ data: z.array(z.object({ quantity: z.number().int().nullable().optional() })) })
-    .nullish(),
+  line_items: z.object({ data: z.array(z.object({ quantity: z.number().int().nullable().optional() })) }).nullish(),
 });
 export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;
 

@@ -27,7 +27,13 @@ export function agentStandingHotRoute({ services, log }: Pick<RouteDeps, "servic
     const header = request.headers["x-request-id"];
     const requestId = requestIdFrom(Array.isArray(header) ? header.join(", ") : header);
     writeWholeResponse(response, 200, responseHeaders("application/json", requestId), agents.standingJson(owner));
-    logRequestLine(log, "info", { requestId, method: "GET", path: operation.path, status: 200, ms: performance.now() - started });
+    logRequestLine(log, "info", {
+      requestId,
+      method: "GET",
+      path: operation.path,
+      status: 200,
+      ms: performance.now() - started,
+    });
     return true;
   };
   return [operation.path, route];

@@ -1,14 +1,14 @@
 import type { H3 } from "h3";
 import { AgentRegistrationSchema } from "../../src/schemas/requests/agent-registration.ts";
 import { AgentWaitlistEntrySchema } from "../../src/schemas/requests/agent-waitlist-entry.ts";
-import type { RouteDeps } from "./route-deps.ts";
 import { authenticateAgent } from "../http/agent-auth.ts";
 import { readJson } from "../http/body.ts";
 import { clientAddress } from "../http/client.ts";
+import { onGet } from "../http/get-route.ts";
 import { requireAvailable } from "../http/guard.ts";
 import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
 import { completeResponse, jsonResponse } from "../http/responses.ts";
-import { onGet } from "../http/get-route.ts";
+import type { RouteDeps } from "./route-deps.ts";
 
 export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): void {
   const { agents, limiter, monitor, content } = services;
@@ -21,7 +21,11 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
     const limits = rememberLimits(event, await enforceRateLimit(limiter, "agent-register", address));
     const input = await readJson(event, AgentRegistrationSchema, { limitBytes: config.bodyLimitBytes });
     const { agent, token, scopes } = await agents.register(input, "api");
-    return jsonResponse(event, { agent_id: agent.id, token, token_type: "Bearer", scopes, trust: agent.trust, created_at: agent.created_at }, { status: 201, headers: limits });
+    return jsonResponse(
+      event,
+      { agent_id: agent.id, token, token_type: "Bearer", scopes, trust: agent.trust, created_at: agent.created_at },
+      { status: 201, headers: limits },
+    );
   });
 
   app.post("/api/v1/agents/waitlist", async (event) => {
@@ -39,7 +43,11 @@ export function registerAgentRoutes(app: H3, { config, services }: RouteDeps): v
     const limits = rememberLimits(event, await enforceRateLimit(limiter, "agent-writes", owner.tokenId));
     const body = await readJson(event, services.surveySchema, { limitBytes: config.bodyLimitBytes });
     const answered = await agents.answerSurvey(owner, body.survey_version, body.answers);
-    return jsonResponse(event, { status: "received", survey_version: body.survey_version, ...answered }, { status: 201, headers: limits });
+    return jsonResponse(
+      event,
+      { status: "received", survey_version: body.survey_version, ...answered },
+      { status: 201, headers: limits },
+    );
   });
 
   onGet(app, "/api/v1/agents/me", async (event) => {

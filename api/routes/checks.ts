@@ -3,21 +3,25 @@ import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../../
 import { prefersMarkdown } from "../http/accept.ts";
 import { readJson } from "../http/body.ts";
 import { clientAddress } from "../http/client.ts";
+import { onGet } from "../http/get-route.ts";
 import { requireAvailable } from "../http/guard.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { enforceRateLimit, rememberLimits } from "../http/rate-limit.ts";
 import { completeResponse, jsonResponse } from "../http/responses.ts";
 import type { RouteDeps } from "./route-deps.ts";
-import { onGet } from "../http/get-route.ts";
 
 export function registerCheckRoutes(app: H3, { config, services }: RouteDeps): void {
   const { checks, checkPayments, limiter, monitor, content } = services;
   const service = content.service;
-  const notFound = () => new ApiProblem("not-found", "No such report. The report's URL is the only way to it: check the id.");
+  const notFound = () =>
+    new ApiProblem("not-found", "No such report. The report's URL is the only way to it: check the id.");
 
   app.post("/api/v1/checks", async (event) => {
     await requireAvailable("runCheck", monitor, service);
-    const limits = rememberLimits(event, await enforceRateLimit(limiter, "checks", clientAddress(event, config.trustProxy), "checks-daily"));
+    const limits = rememberLimits(
+      event,
+      await enforceRateLimit(limiter, "checks", clientAddress(event, config.trustProxy), "checks-daily"),
+    );
     const input = await readJson(event, CheckInputSchema, { limitBytes: config.bodyLimitBytes });
     return jsonResponse(event, await checks.run(input), { headers: limits });
   });
@@ -28,14 +32,21 @@ export function registerCheckRoutes(app: H3, { config, services }: RouteDeps): v
     if (!stored) throw notFound();
     // One URL, two representations: JSON for programs, a Markdown fix list for agents that ask.
     if (prefersMarkdown(event.req.headers.get("accept"))) {
-      return completeResponse(event, await checks.markdown(stored), { status: 200, type: "text/markdown; charset=utf-8", headers: { Vary: "Accept" } });
+      return completeResponse(event, await checks.markdown(stored), {
+        status: 200,
+        type: "text/markdown; charset=utf-8",
+        headers: { Vary: "Accept" },
+      });
     }
     return jsonResponse(event, await checks.view(stored), { headers: { Vary: "Accept" } });
   });
 
   app.post("/api/v1/checks/:id/checkout", async (event) => {
     await requireAvailable("checkoutCheck", monitor, service);
-    const limits = rememberLimits(event, await enforceRateLimit(limiter, "check-payments", clientAddress(event, config.trustProxy)));
+    const limits = rememberLimits(
+      event,
+      await enforceRateLimit(limiter, "check-payments", clientAddress(event, config.trustProxy)),
+    );
     const stored = await checks.find(event.context.params?.id ?? "");
     if (!stored) throw notFound();
     const input = await readJson(event, CheckCheckoutSchema, { limitBytes: config.bodyLimitBytes });
@@ -44,7 +55,10 @@ export function registerCheckRoutes(app: H3, { config, services }: RouteDeps): v
 
   app.post("/api/v1/checks/:id/redeem", async (event) => {
     await requireAvailable("redeemCredit", monitor, service);
-    const limits = rememberLimits(event, await enforceRateLimit(limiter, "check-payments", clientAddress(event, config.trustProxy)));
+    const limits = rememberLimits(
+      event,
+      await enforceRateLimit(limiter, "check-payments", clientAddress(event, config.trustProxy)),
+    );
     const stored = await checks.find(event.context.params?.id ?? "");
     if (!stored) throw notFound();
     const { code } = await readJson(event, CheckRedeemSchema, { limitBytes: config.bodyLimitBytes });

@@ -1,11 +1,12 @@
-import type { H3, H3Event } from "h3";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { H3, H3Event } from "h3";
 import { MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
 import { McpRequestSchema } from "../../src/schemas/mcp.ts";
 import { readJson } from "../http/body.ts";
 import { clientAddress } from "../http/client.ts";
+import { onGet } from "../http/get-route.ts";
 import { requireAvailable } from "../http/guard.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
@@ -13,7 +14,6 @@ import { completeResponse, jsonResponse } from "../http/responses.ts";
 import { ToolCatalogue } from "../mcp/catalogue.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import type { RouteDeps } from "./route-deps.ts";
-import { onGet } from "../http/get-route.ts";
 
 /** The transport's own refusals (JSON-RPC error bodies) leave as problems, like every other 4xx of the API. */
 const TRANSPORT_PROBLEMS: Record<number, ProblemCode> = {
@@ -30,19 +30,28 @@ async function transportProblem(response: Response, limits: Record<string, strin
   let detail = text;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && "error" in parsed && typeof parsed.error === "object" && parsed.error !== null && "message" in parsed.error) {
+    if (
+      typeof parsed === "object" &&
+      parsed !== null &&
+      "error" in parsed &&
+      typeof parsed.error === "object" &&
+      parsed.error !== null &&
+      "message" in parsed.error
+    ) {
       detail = String(parsed.error.message);
     }
   } catch {
     // Not JSON: the text is the detail.
   }
   const code = TRANSPORT_PROBLEMS[response.status] ?? (response.status >= 500 ? "internal-error" : "bad-request");
-  return new ApiProblem(code, detail || `The MCP transport refused the request (${response.status}).`, { headers: limits });
+  return new ApiProblem(code, detail || `The MCP transport refused the request (${response.status}).`, {
+    headers: limits,
+  });
 }
 
 function ifNoneMatch(event: H3Event, etag: string): boolean {
   const inm = event.req.headers.get("if-none-match");
-  return inm !== null && inm.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  return inm?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag) ?? false;
 }
 
 /**
@@ -53,7 +62,12 @@ function ifNoneMatch(event: H3Event, etag: string): boolean {
 export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps): void {
   const catalogue = new ToolCatalogue(services);
   const service = services.content.service;
-  const site = { content: services.content, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt: services.now().toISOString() };
+  const site = {
+    content: services.content,
+    siteUrl: config.siteUrl,
+    docsUrl: config.docsUrl,
+    builtAt: services.now().toISOString(),
+  };
   const endpoint = absolute(config.siteUrl, MCP_PATH);
 
   const listTools = async (event: H3Event) => {
@@ -63,7 +77,8 @@ export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps)
     // The body is a function of the revision, so the revision is a strong validator.
     const etag = `"${listing.revision}"`;
     const headers = { ...limits, ETag: etag, "Cache-Control": "no-cache" };
-    if (ifNoneMatch(event, etag)) return completeResponse(event, null, { status: 304, type: "application/json", headers });
+    if (ifNoneMatch(event, etag))
+      return completeResponse(event, null, { status: 304, type: "application/json", headers });
     return jsonResponse(event, { revision: listing.revision, endpoint, data: listing.descriptions }, { headers });
   };
   onGet(app, "/api/v1/tools", listTools);
@@ -74,9 +89,19 @@ export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps)
     const limits = await enforceRateLimit(services.limiter, "mcp", address);
     const message = await readJson(event, McpRequestSchema, { limitBytes: config.bodyLimitBytes });
     const state = await services.monitor.current();
-    const context = { services, site, state, clientAddress: address, authorization: event.req.headers.get("authorization"), agent: null };
+    const context = {
+      services,
+      site,
+      state,
+      clientAddress: address,
+      authorization: event.req.headers.get("authorization"),
+      agent: null,
+    };
     const server = createMcpServer(catalogue.active(state, service), context, log);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(event.req, { parsedBody: message });

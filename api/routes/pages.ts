@@ -1,11 +1,11 @@
 import { IncomingMessage, ServerResponse } from "node:http";
 import { fromNodeHandler, type H3, type H3Event } from "h3";
-import { documentHeadersFor } from "../http/document-headers.ts";
-import type { AstroHandler } from "../pages/astro-handler.ts";
-import { pageServicesFor } from "../pages/page-services.ts";
 import { clientAddress } from "../http/client.ts";
+import { documentHeadersFor } from "../http/document-headers.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { requestIdOf } from "../http/request-id.ts";
+import type { AstroHandler } from "../pages/astro-handler.ts";
+import { pageServicesFor } from "../pages/page-services.ts";
 import type { RouteDeps } from "./route-deps.ts";
 
 /** Pages Astro renders on demand (`prerender = false`), and the methods each answers. */
@@ -46,7 +46,8 @@ export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps
         log.info({ req_id: requestIdOf(event), method, path: page.path }, "page");
         return fromNodeHandler((req, res, next) => {
           // This server speaks HTTP/1.1 (node:http); the adapter expects exactly that.
-          if (!(req instanceof IncomingMessage) || !(res instanceof ServerResponse)) throw new Error("HTTP/1.1 request expected");
+          if (!(req instanceof IncomingMessage) || !(res instanceof ServerResponse))
+            throw new Error("HTTP/1.1 request expected");
           return handler(req, res, next, locals);
         })(event);
       });

@@ -4,6 +4,7 @@ import { requireAvailable } from "../http/guard.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { jsonResponse } from "../http/responses.ts";
 import { PaymentsUnavailableError, WebhookSignatureError } from "../payments/stripe-client.ts";
+import type { PaymentEvent } from "../payments/stripe-objects.ts";
 import type { RouteDeps } from "./route-deps.ts";
 
 /** Stripe events are a few kilobytes; anything near this is not one. */
@@ -20,16 +21,24 @@ export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): 
     await requireAvailable("receiveStripeWebhook", services.monitor, services.content.service);
     const payments = services.payments;
     if (!payments?.webhooksConfigured) {
-      throw new ApiProblem("service-unavailable", "The webhook signing secret (STRIPE_WEBHOOK_SECRET) is not configured.", { headers: { "Retry-After": "3600" } });
+      throw new ApiProblem(
+        "service-unavailable",
+        "The webhook signing secret (STRIPE_WEBHOOK_SECRET) is not configured.",
+        { headers: { "Retry-After": "3600" } },
+      );
     }
     const raw = await readLimited(event, WEBHOOK_LIMIT_BYTES);
     const signature = event.req.headers.get("stripe-signature");
     if (!signature) throw new ApiProblem("invalid-webhook-signature", "The Stripe-Signature header is missing.");
-    let received;
+    let received: PaymentEvent;
     try {
       received = payments.verifyWebhook(raw, signature);
     } catch (error) {
-      if (error instanceof WebhookSignatureError) throw new ApiProblem("invalid-webhook-signature", "The signature does not verify for these bytes, or its timestamp is too old.");
+      if (error instanceof WebhookSignatureError)
+        throw new ApiProblem(
+          "invalid-webhook-signature",
+          "The signature does not verify for these bytes, or its timestamp is too old.",
+        );
       throw error;
     }
     try {
@@ -37,7 +46,11 @@ export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): 
       return jsonResponse(event, { received: true, duplicate: receipt.duplicate });
     } catch (error) {
       if (error instanceof PaymentsUnavailableError) {
-        throw new ApiProblem("service-unavailable", "The payment provider could not be reached to confirm this event; deliver it again later.", { headers: { "Retry-After": "60" } });
+        throw new ApiProblem(
+          "service-unavailable",
+          "The payment provider could not be reached to confirm this event; deliver it again later.",
+          { headers: { "Retry-After": "60" } },
+        );
       }
       throw error;
     }

@@ -1,9 +1,9 @@
 import type { H3 } from "h3";
 import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
 import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
+import { onGet } from "../http/get-route.ts";
 import { jsonResponse } from "../http/responses.ts";
 import type { RouteDeps } from "./route-deps.ts";
-import { onGet } from "../http/get-route.ts";
 
 /** Status and public configuration: always answered, whatever is down (they say what is). */
 export function registerServiceRoutes(app: H3, { services }: RouteDeps): void {
@@ -12,7 +12,11 @@ export function registerServiceRoutes(app: H3, { services }: RouteDeps): void {
   onGet(app, "/status.json", async (event) => {
     const state = await services.monitor.current();
     const degraded = Object.values(state.components).includes("unavailable");
-    return jsonResponse(event, { status: degraded ? "degraded" : "ok", checked_at: state.checkedAt, components: { api: "ok", ...state.components } });
+    return jsonResponse(event, {
+      status: degraded ? "degraded" : "ok",
+      checked_at: state.checkedAt,
+      components: { api: "ok", ...state.components },
+    });
   });
 
   onGet(app, "/api/v1/config", async (event) => {

@@ -10,7 +10,10 @@ import type { RouteDeps } from "./route-deps.ts";
 export function registerWaitlistRoutes(app: H3, { config, services }: RouteDeps): void {
   app.post("/api/v1/waitlist", async (event) => {
     await requireAvailable("joinWaitlist", services.monitor, services.content.service);
-    const limits = rememberLimits(event, await enforceRateLimit(services.limiter, "waitlist", clientAddress(event, config.trustProxy)));
+    const limits = rememberLimits(
+      event,
+      await enforceRateLimit(services.limiter, "waitlist", clientAddress(event, config.trustProxy)),
+    );
     const signup = await readJson(event, WaitlistSignupSchema, { limitBytes: config.bodyLimitBytes });
     return jsonResponse(event, await services.waitlist.join(signup), { status: 202, headers: limits });
   });

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { Sql } from "../db/sql.ts";
 import type { AgentRegistration } from "../../src/schemas/requests/agent-registration.ts";
 import type { AgentWaitlistEntry } from "../../src/schemas/requests/agent-waitlist-entry.ts";
 import { generateAgentToken, hashToken, randomBase62 } from "../auth/agent-token.ts";
-import { insertAgentWithToken, insertToken, type Agent, type TokenOwner } from "../db/agents.ts";
+import { type Agent, insertAgentWithToken, insertToken, type TokenOwner } from "../db/agents.ts";
+import type { Sql } from "../db/sql.ts";
 import { insertAgentWaitlistEntry, insertSurveyAnswer } from "../db/waitlists.ts";
-import { ApiProblem } from "../http/problem.ts";
 import { validationProblem } from "../http/body.ts";
+import { ApiProblem } from "../http/problem.ts";
 
 /** The scopes a self-registered agent gets. Staff can issue tokens with others. */
 export const DEFAULT_AGENT_SCOPES = ["waitlist:write", "survey:write"] as const;
@@ -28,7 +28,17 @@ export interface IssuedToken {
 
 function newToken(scopes: readonly string[], label: string | null, at: string) {
   const token = generateAgentToken();
-  return { token, record: { id: `tok_${randomBase62(16)}`, hash: hashToken(token), hint: token.slice(-4), scopes: [...scopes], label, createdAt: at } };
+  return {
+    token,
+    record: {
+      id: `tok_${randomBase62(16)}`,
+      hash: hashToken(token),
+      hint: token.slice(-4),
+      scopes: [...scopes],
+      label,
+      createdAt: at,
+    },
+  };
 }
 
 export class AgentService {
@@ -38,7 +48,11 @@ export class AgentService {
   constructor(private readonly deps: AgentServiceDeps) {}
 
   /** Creates the registration and its first token; the token is returned once and never stored. */
-  async register(input: AgentRegistration, registeredBy: "api" | "staff", scopes: readonly string[] = DEFAULT_AGENT_SCOPES): Promise<{ agent: Agent } & IssuedToken> {
+  async register(
+    input: AgentRegistration,
+    registeredBy: "api" | "staff",
+    scopes: readonly string[] = DEFAULT_AGENT_SCOPES,
+  ): Promise<{ agent: Agent } & IssuedToken> {
     const at = this.deps.now().toISOString();
     const agent: Agent = {
       id: `ag_${randomBase62(22)}`,
@@ -81,7 +95,11 @@ export class AgentService {
       tools_used: entry.tools_used,
       consent_version: entry.consent_version,
     });
-    if (!inserted) throw new ApiProblem("already-joined", "This agent registration is already on the waiting list; GET /api/v1/agents/me shows when it joined.");
+    if (!inserted)
+      throw new ApiProblem(
+        "already-joined",
+        "This agent registration is already on the waiting list; GET /api/v1/agents/me shows when it joined.",
+      );
     this.deps.onStandingChanged?.(owner.agent.id);
     return joined;
   }
@@ -105,7 +123,11 @@ export class AgentService {
       scopes: owner.scopes,
       created_at: agent.created_at,
       waitlist: { joined: owner.waitlistJoinedAt !== null, joined_at: owner.waitlistJoinedAt },
-      survey: { answered: owner.surveyAnsweredAt !== null, answered_at: owner.surveyAnsweredAt, survey_version: owner.surveyVersion },
+      survey: {
+        answered: owner.surveyAnsweredAt !== null,
+        answered_at: owner.surveyAnsweredAt,
+        survey_version: owner.surveyVersion,
+      },
     };
   }
 
@@ -121,7 +143,12 @@ export class AgentService {
 
   #requireCurrentConsent(version: string): void {
     if (version !== this.deps.privacyVersion) {
-      throw validationProblem([{ pointer: "#/consent_version", detail: `must be the current privacy policy version, ${this.deps.privacyVersion} (see /api/v1/policies/privacy)` }]);
+      throw validationProblem([
+        {
+          pointer: "#/consent_version",
+          detail: `must be the current privacy policy version, ${this.deps.privacyVersion} (see /api/v1/policies/privacy)`,
+        },
+      ]);
     }
   }
 }

@@ -26,7 +26,12 @@ export class BackgroundJob {
     if (this.#running) return;
     this.#running = this.task()
       .then(() => undefined)
-      .catch((error: unknown) => this.log.warn({ job: this.name, err: error instanceof Error ? error.message : String(error) }, "background job failed; it runs again shortly"))
+      .catch((error: unknown) =>
+        this.log.warn(
+          { job: this.name, err: error instanceof Error ? error.message : String(error) },
+          "background job failed; it runs again shortly",
+        ),
+      )
       .finally(() => (this.#running = undefined));
   }
 

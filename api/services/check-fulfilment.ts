@@ -5,7 +5,7 @@ import { creditCodeStatements, revokeCreditCodeStatements, spendCreditStatements
 import { queueMailStatement } from "../db/mail-outbox.ts";
 import type { Sql, SqlStatement } from "../db/sql.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
-import { CheckMetadataSchema, type CheckMetadata, type PaymentIntent } from "../payments/stripe-objects.ts";
+import { type CheckMetadata, CheckMetadataSchema, type PaymentIntent } from "../payments/stripe-objects.ts";
 import { deriveCreditCode, hashCreditCode, normaliseCreditCode } from "./credit-codes.ts";
 
 export interface CheckFulfilmentDeps {
@@ -52,12 +52,39 @@ export class CheckFulfilment {
     const credits = Number(metadata.credits);
     return [
       checkPaymentSucceededStatement(
-        { payment_id: intent.id, report_id: metadata.report_id, purchase: metadata.purchase, pack_id: metadata.pack_id || null, credits, email: metadata.email, amount: intent.amount, currency: intent.currency },
+        {
+          payment_id: intent.id,
+          report_id: metadata.report_id,
+          purchase: metadata.purchase,
+          pack_id: metadata.pack_id || null,
+          credits,
+          email: metadata.email,
+          amount: intent.amount,
+          currency: intent.currency,
+        },
         at,
       ),
-      ...creditCodeStatements({ id: paymentCodeId(intent.id), codeHash, hint: code.normalised.slice(-4), credits, source: "payment", sourceRef: intent.id, email: metadata.email, at }),
+      ...creditCodeStatements({
+        id: paymentCodeId(intent.id),
+        codeHash,
+        hint: code.normalised.slice(-4),
+        credits,
+        source: "payment",
+        sourceRef: intent.id,
+        email: metadata.email,
+        at,
+      }),
       ...spendCreditStatements(codeHash, metadata.report_id, at, randomUUID(), { source: "payment", ref: intent.id }),
-      queueMailStatement({ id: `mail_${randomBase62(20)}`, kind: CHECK_PAYMENT_MAIL, dedupe_key: `check-payment:${intent.id}`, recipient: metadata.email, payload: { payment_id: intent.id } }, at),
+      queueMailStatement(
+        {
+          id: `mail_${randomBase62(20)}`,
+          kind: CHECK_PAYMENT_MAIL,
+          dedupe_key: `check-payment:${intent.id}`,
+          recipient: metadata.email,
+          payload: { payment_id: intent.id },
+        },
+        at,
+      ),
     ];
   }
 

@@ -1,16 +1,16 @@
 import { createHmac } from "node:crypto";
-import type { PricingFile } from "../../src/schemas/service.ts";
 import type { CheckCheckout } from "../../src/schemas/requests/checks.ts";
 import type { CheckCheckoutResult } from "../../src/schemas/responses/checks.ts";
+import type { PricingFile } from "../../src/schemas/service.ts";
 import { recordStartedCheckPayment } from "../db/check-payments.ts";
 import type { StoredReport } from "../db/reports.ts";
 import type { Sql } from "../db/sql.ts";
 import { validationProblem } from "../http/body.ts";
 import { ApiProblem } from "../http/problem.ts";
-import { PaymentsUnavailableError, type PaymentsGateway } from "../payments/stripe-client.ts";
-import type { CheckMetadata } from "../payments/stripe-objects.ts";
-import { paymentsUnavailable } from "./store-checkout.ts";
+import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import type { CheckMetadata, CheckoutSession, PaymentIntent } from "../payments/stripe-objects.ts";
 import type { CheckFulfilment } from "./check-fulfilment.ts";
+import { paymentsUnavailable } from "./store-checkout.ts";
 
 export interface CheckPaymentsDeps {
   db: () => Sql;
@@ -45,10 +45,16 @@ export class CheckPayments {
   /** 409 when unlocked already, 422 for an unknown pack, 503 when packs are off or the provider fails. */
   async start(report: StoredReport, input: CheckCheckout): Promise<CheckCheckoutResult> {
     const { offer, metadata, payments } = await this.#prepare(report, input);
-    let intent;
+    let intent: PaymentIntent;
     try {
       intent = await payments.createPaymentIntent(
-        { amount: offer.amount, currency: offer.currency, metadata, description: `${offer.title}: ${new URL(report.summary.target.origin).host}`, automatic_payment_methods: { enabled: true } },
+        {
+          amount: offer.amount,
+          currency: offer.currency,
+          metadata,
+          description: `${offer.title}: ${new URL(report.summary.target.origin).host}`,
+          automatic_payment_methods: { enabled: true },
+        },
         this.#idempotencyKey("intent", report.id, input, offer),
       );
     } catch (error) {
@@ -56,7 +62,8 @@ export class CheckPayments {
       throw error;
     }
     // Never stored or logged (https://docs.stripe.com/api/payment_intents/object#payment_intent_object-client_secret).
-    if (!intent.client_secret) throw paymentsUnavailable("The payment provider did not return a client secret; nothing was charged.");
+    if (!intent.client_secret)
+      throw paymentsUnavailable("The payment provider did not return a client secret; nothing was charged.");
     await recordStartedCheckPayment(this.deps.db(), {
       payment_id: intent.id,
       report_id: report.id,
@@ -68,19 +75,35 @@ export class CheckPayments {
       currency: intent.currency,
       created_at: this.deps.now().toISOString(),
     });
-    return { client_secret: intent.client_secret, amount: intent.amount, currency: intent.currency, purchase: input.purchase, pack: offer.packId, credits: offer.credits };
+    return {
+      client_secret: intent.client_secret,
+      amount: intent.amount,
+      currency: intent.currency,
+      purchase: input.purchase,
+      pack: offer.packId,
+      credits: offer.credits,
+    };
   }
 
   /** The hosted checkout page's URL (for the report page's card button); the same rules as `start`. */
   async startHosted(report: StoredReport, input: CheckCheckout): Promise<{ url: string }> {
     const { offer, metadata, payments } = await this.#prepare(report, input);
     const reportPage = `${this.deps.siteUrl}/checks/${report.id}`;
-    let session;
+    let session: CheckoutSession;
     try {
       session = await payments.createCheckoutSession(
         {
           mode: "payment",
-          line_items: [{ quantity: 1, price_data: { currency: offer.currency, unit_amount: offer.amount, product_data: { name: `${offer.title} (${new URL(report.summary.target.origin).host})` } } }],
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: offer.currency,
+                unit_amount: offer.amount,
+                product_data: { name: `${offer.title} (${new URL(report.summary.target.origin).host})` },
+              },
+            },
+          ],
           customer_email: input.email,
           client_reference_id: report.id,
           metadata,
@@ -95,7 +118,8 @@ export class CheckPayments {
       if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
       throw error;
     }
-    if (!session.url) throw paymentsUnavailable("The payment provider did not return a checkout page; nothing was charged.");
+    if (!session.url)
+      throw paymentsUnavailable("The payment provider did not return a checkout page; nothing was charged.");
     return { url: session.url };
   }
 
@@ -114,25 +138,43 @@ export class CheckPayments {
     }
   }
 
-  async #prepare(report: StoredReport, input: CheckCheckout): Promise<{ offer: Offer; metadata: CheckMetadata; payments: PaymentsGateway }> {
-    if (report.unlocked_at !== null) throw new ApiProblem("already-unlocked", "This report is already unlocked; nothing was charged.");
+  async #prepare(
+    report: StoredReport,
+    input: CheckCheckout,
+  ): Promise<{ offer: Offer; metadata: CheckMetadata; payments: PaymentsGateway }> {
+    if (report.unlocked_at !== null)
+      throw new ApiProblem("already-unlocked", "This report is already unlocked; nothing was charged.");
     const offer = this.#offer(input);
     if (input.purchase === "pack" && !(await this.deps.packsOpen())) {
-      throw new ApiProblem("form-closed", "Credit packs are not on sale right now (credit_packs is switched off); a single unlock still is.", { headers: { "Retry-After": "3600" } });
+      throw new ApiProblem(
+        "form-closed",
+        "Credit packs are not on sale right now (credit_packs is switched off); a single unlock still is.",
+        { headers: { "Retry-After": "3600" } },
+      );
     }
     const { payments } = this.deps;
     if (!payments) throw paymentsUnavailable("Payments are not configured on this server.");
-    const metadata: CheckMetadata = { purpose: "check", report_id: report.id, purchase: input.purchase, pack_id: offer.packId ?? "", credits: String(offer.credits), email: input.email };
+    const metadata: CheckMetadata = {
+      purpose: "check",
+      report_id: report.id,
+      purchase: input.purchase,
+      pack_id: offer.packId ?? "",
+      credits: String(offer.credits),
+      email: input.email,
+    };
     return { offer, metadata, payments };
   }
 
   #offer(input: CheckCheckout): Offer {
     const { pricing } = this.deps;
-    if (input.purchase === "unlock") return { ...pricing.unlock, credits: 1, packId: null, title: "Readiness report unlock" };
+    if (input.purchase === "unlock")
+      return { ...pricing.unlock, credits: 1, packId: null, title: "Readiness report unlock" };
     const pack = pricing.packs.find((candidate) => candidate.id === input.pack);
     if (!pack) {
       const known = pricing.packs.map((candidate) => candidate.id).join(", ");
-      throw validationProblem([{ pointer: "#/pack", detail: `no such pack; the packs are ${known} (see /pricing.json)` }]);
+      throw validationProblem([
+        { pointer: "#/pack", detail: `no such pack; the packs are ${known} (see /pricing.json)` },
+      ]);
     }
     return { ...pack.price, credits: pack.credits, packId: pack.id, title: pack.title };
   }
@@ -144,7 +186,9 @@ export class CheckPayments {
    */
   #idempotencyKey(kind: "intent" | "session", reportId: string, input: CheckCheckout, offer: Offer): string {
     const digest = createHmac("sha256", this.deps.serverSecret)
-      .update([kind, reportId, input.purchase, offer.packId ?? "", input.email, offer.amount, offer.currency].join("\0"))
+      .update(
+        [kind, reportId, input.purchase, offer.packId ?? "", input.email, offer.amount, offer.currency].join("\0"),
+      )
       .digest("hex");
     return `check-${kind}:${digest.slice(0, 32)}`;
   }

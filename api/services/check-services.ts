@@ -10,7 +10,7 @@ import { CheckFulfilment } from "./check-fulfilment.ts";
 import { registerCheckMail } from "./check-mail.ts";
 import { CheckPayments } from "./check-payments.ts";
 import { registerCheckWebhooks } from "./check-webhooks.ts";
-import { ChecksService, reportApiPath, reportPath, type ChecksServiceDeps } from "./checks.ts";
+import { ChecksService, type ChecksServiceDeps, reportApiPath, reportPath } from "./checks.ts";
 import type { ServiceStateMonitor } from "./service-state.ts";
 import type { CommerceServices } from "./store.ts";
 
@@ -31,7 +31,16 @@ export interface CheckServicesDeps {
 }
 
 /** Readiness checks and their payments: the checker, reports, unlocks by card or credit, receipts. */
-export function createCheckServices({ config, content, db, now, secrets, monitor, commerce, lookup }: CheckServicesDeps): CheckServices {
+export function createCheckServices({
+  config,
+  content,
+  db,
+  now,
+  secrets,
+  monitor,
+  commerce,
+  lookup,
+}: CheckServicesDeps): CheckServices {
   const pricing = content.pricing.checks;
   const checks = new ChecksService({
     db,

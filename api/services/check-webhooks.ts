@@ -1,8 +1,15 @@
 import { findCheckPayment } from "../db/check-payments.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
-import { ChargeSchema, CheckMetadataSchema, CheckoutSessionSchema, DisputeSchema, PaymentIntentSchema, type PaymentEvent } from "../payments/stripe-objects.ts";
-import { checkMetadataOf, type CheckFulfilment } from "./check-fulfilment.ts";
+import {
+  ChargeSchema,
+  CheckMetadataSchema,
+  CheckoutSessionSchema,
+  DisputeSchema,
+  type PaymentEvent,
+  PaymentIntentSchema,
+} from "../payments/stripe-objects.ts";
+import { type CheckFulfilment, checkMetadataOf } from "./check-fulfilment.ts";
 import type { PaymentWebhooks, WebhookEffect } from "./payment-webhooks.ts";
 
 export interface CheckWebhookDeps {
@@ -28,7 +35,7 @@ export function registerCheckWebhooks(webhooks: PaymentWebhooks, deps: CheckWebh
     const announced = CheckoutSessionSchema.safeParse(event.data.object);
     if (!announced.success || !CheckMetadataSchema.safeParse(announced.data.metadata).success) return null;
     const session = await deps.payments.retrieveCheckoutSession(announced.data.id);
-    if (!session || session.payment_status !== "paid" || !session.payment_intent) return { statements: [] };
+    if (session?.payment_status !== "paid" || !session.payment_intent) return { statements: [] };
     return { statements: (await deps.fulfilment.planFromProvider(session.payment_intent)) ?? [] };
   };
   webhooks.register("checkout.session.completed", fromSession);

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { renderMarkdownReport } from "../checks/render-markdown.ts";
-import { runReadinessCheck, type RunReadinessCheckOptions } from "../checks/run-check.ts";
-import { TargetNotAllowedError } from "../checks/address-guard.ts";
-import type { CheckerSettings } from "../checks/settings.ts";
-import type { PricingFile } from "../../src/schemas/service.ts";
+import { absolute } from "../../src/lib/urls.ts";
+import { ProfileSchema, type ReadinessResult } from "../../src/schemas/report.ts";
 import type { CheckInput } from "../../src/schemas/requests/checks.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
-import { ProfileSchema } from "../../src/schemas/report.ts";
-import { absolute } from "../../src/lib/urls.ts";
+import type { PricingFile } from "../../src/schemas/service.ts";
+import { TargetNotAllowedError } from "../checks/address-guard.ts";
+import { renderMarkdownReport } from "../checks/render-markdown.ts";
+import { type RunReadinessCheckOptions, runReadinessCheck } from "../checks/run-check.ts";
+import type { CheckerSettings } from "../checks/settings.ts";
+import { findStoredCodeHash, insertCreditCode, type Redemption, redeemCredit } from "../db/credits.ts";
 import { findReport, insertReport, type StoredReport } from "../db/reports.ts";
-import { findStoredCodeHash, insertCreditCode, redeemCredit, type Redemption } from "../db/credits.ts";
 import type { SecretRing } from "../db/settings.ts";
 import type { Sql } from "../db/sql.ts";
 import { ApiProblem } from "../http/problem.ts";
@@ -40,16 +40,31 @@ export class ChecksService {
   /** Runs a check and stores the full result; answers with the locked summary. 422 for a target the checker may not reach. */
   async run(input: CheckInput): Promise<CheckReport> {
     const profile = input.profile === undefined ? undefined : ProfileSchema.array().parse([input.profile].flat());
-    let result;
+    let result: ReadinessResult;
     try {
-      result = await runReadinessCheck({ target: input.domain, ...(profile ? { profile } : {}), settings: this.deps.settings, now: this.deps.now, ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}) });
+      result = await runReadinessCheck({
+        target: input.domain,
+        ...(profile ? { profile } : {}),
+        settings: this.deps.settings,
+        now: this.deps.now,
+        ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
+      });
     } catch (error) {
       if (!(error instanceof TargetNotAllowedError)) throw error;
-      throw new ApiProblem("target-not-allowed", error.message, { errors: [{ pointer: "#/domain", detail: error.message }] });
+      throw new ApiProblem("target-not-allowed", error.message, {
+        errors: [{ pointer: "#/domain", detail: error.message }],
+      });
     }
     const id = randomUUID();
     const { details: _hiddenUntilUnlocked, ...summary } = result;
-    const stored: StoredReport = { id, summary, details: null, created_at: this.deps.now().toISOString(), unlocked_at: null, unlock_source: null };
+    const stored: StoredReport = {
+      id,
+      summary,
+      details: null,
+      created_at: this.deps.now().toISOString(),
+      unlocked_at: null,
+      unlock_source: null,
+    };
     await insertReport(this.deps.db(), id, result, stored.created_at);
     return this.view(stored);
   }
@@ -84,7 +99,12 @@ export class ChecksService {
     const { pricing } = this.deps;
     return {
       price: pricing.unlock,
-      packs: pricing.packs.map((pack) => ({ id: pack.id, title: pack.title, credits: pack.credits, price: pack.price })),
+      packs: pricing.packs.map((pack) => ({
+        id: pack.id,
+        title: pack.title,
+        credits: pack.credits,
+        price: pack.price,
+      })),
       checkout: paths.checkout ? absolute(this.deps.siteUrl, `${reportApiPath(id)}/checkout`) : null,
       redeem: paths.redeem ? absolute(this.deps.siteUrl, `${reportApiPath(id)}/redeem`) : null,
     };
@@ -94,15 +114,22 @@ export class ChecksService {
   async redeem(id: string, code: string): Promise<{ id: string; unlocked: true; credits_remaining: number }> {
     const checked = normaliseCreditCode(code);
     if (!checked.ok) {
-      const detail = checked.reason === "check-symbol" ? "this code's check character does not match: a character may be mistyped" : "a credit code has 20 characters and a check character, like XXXXX-XXXXX-XXXXX-XXXXX-C";
-      throw new ApiProblem("invalid-credit-code", `This is not a valid credit code: ${detail}.`, { errors: [{ pointer: "#/code", detail }] });
+      const detail =
+        checked.reason === "check-symbol"
+          ? "this code's check character does not match: a character may be mistyped"
+          : "a credit code has 20 characters and a check character, like XXXXX-XXXXX-XXXXX-XXXXX-C";
+      throw new ApiProblem("invalid-credit-code", `This is not a valid credit code: ${detail}.`, {
+        errors: [{ pointer: "#/code", detail }],
+      });
     }
     const redemption = await this.#spend(checked.normalised, id);
     switch (redemption.outcome) {
       case "unlocked":
         return { id, unlocked: true, credits_remaining: redemption.creditsRemaining };
       case "unknown-code":
-        throw new ApiProblem("invalid-credit-code", "No such credit code.", { errors: [{ pointer: "#/code", detail: "no such credit code" }] });
+        throw new ApiProblem("invalid-credit-code", "No such credit code.", {
+          errors: [{ pointer: "#/code", detail: "no such credit code" }],
+        });
       case "already-unlocked":
         throw new ApiProblem("already-unlocked", "This report is already unlocked; no credit was spent.");
       case "no-credits-left":
@@ -123,7 +150,12 @@ export class ChecksService {
   }
 
   /** A new code of `credits` credits (by staff, or for a paid pack: then once per payment). `null` if that payment already made one. */
-  async issueCode(credits: number, source: "staff" | "payment", sourceRef: string | null, email: string | null): Promise<{ id: string; code: string } | null> {
+  async issueCode(
+    credits: number,
+    source: "staff" | "payment",
+    sourceRef: string | null,
+    email: string | null,
+  ): Promise<{ id: string; code: string } | null> {
     const code = generateCreditCode();
     const checked = normaliseCreditCode(code);
     if (!checked.ok) throw new Error("generated an invalid credit code");

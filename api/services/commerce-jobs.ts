@@ -8,7 +8,11 @@ import { BackgroundJob } from "./background-job.ts";
  * could not take when they were due (only with payments). Every instance may run these: rows are
  * claimed in the database and refunds carry idempotency keys.
  */
-export function startCommerceJobs(services: Pick<AppServices, "mail" | "payments" | "store">, log: Logger, intervals = { mailMs: 2_000, refundsMs: 60_000 }): { stop: () => Promise<void> } {
+export function startCommerceJobs(
+  services: Pick<AppServices, "mail" | "payments" | "store">,
+  log: Logger,
+  intervals = { mailMs: 2_000, refundsMs: 60_000 },
+): { stop: () => Promise<void> } {
   const jobs: BackgroundJob[] = [];
   if (services.mail.configured) {
     const mail = new BackgroundJob("mail-outbox", () => services.mail.deliverDue(), log);

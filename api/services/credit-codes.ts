@@ -18,14 +18,18 @@ export function generateCreditCode(): string {
  * sent without the code ever being stored in the clear. As unguessable as the secret.
  */
 export function deriveCreditCode(secret: string, paymentId: string): string {
-  return creditCodeFromBytes(createHmac("sha256", secret).update(`credit-code-for-payment:${paymentId}`).digest().subarray(0, 13));
+  return creditCodeFromBytes(
+    createHmac("sha256", secret).update(`credit-code-for-payment:${paymentId}`).digest().subarray(0, 13),
+  );
 }
 
 function creditCodeFromBytes(bytes: Uint8Array): string {
   let value = 0n;
   for (const byte of bytes) value = (value << 8n) | BigInt(byte);
   value &= (1n << 100n) - 1n;
-  const symbols = [...Array(SYMBOLS)].map((_, index) => ALPHABET[Number((value >> BigInt(5 * (SYMBOLS - 1 - index))) & 31n)] ?? "0").join("");
+  const symbols = [...Array(SYMBOLS)]
+    .map((_, index) => ALPHABET[Number((value >> BigInt(5 * (SYMBOLS - 1 - index))) & 31n)] ?? "0")
+    .join("");
   return `${symbols.match(/.{5}/g)?.join("-") ?? symbols}-${checkSymbol(symbols)}`;
 }
 
@@ -46,7 +50,8 @@ export function normaliseCreditCode(input: string): CodeCheck {
   if (cleaned.length !== SYMBOLS + 1) return { ok: false, reason: "malformed" };
   const symbols = cleaned.slice(0, SYMBOLS);
   const check = cleaned.slice(SYMBOLS);
-  if (![...symbols].every((symbol) => ALPHABET.includes(symbol)) || !CHECK_ALPHABET.includes(check)) return { ok: false, reason: "malformed" };
+  if (![...symbols].every((symbol) => ALPHABET.includes(symbol)) || !CHECK_ALPHABET.includes(check))
+    return { ok: false, reason: "malformed" };
   if (checkSymbol(symbols) !== check) return { ok: false, reason: "check-symbol" };
   return { ok: true, normalised: cleaned };
 }

@@ -24,7 +24,9 @@ export function signDownloadToken(secret: string, entitlementId: string, expires
   return `v1.${entitlementId}.${seconds}.${signature(secret, entitlementId, seconds).toString("base64url")}`;
 }
 
-export type TokenCheck = { ok: true; entitlementId: string; expiresAt: Date } | { ok: false; reason: "malformed" | "signature" | "expired" };
+export type TokenCheck =
+  | { ok: true; entitlementId: string; expiresAt: Date }
+  | { ok: false; reason: "malformed" | "signature" | "expired" };
 
 /**
  * Checks the form, then the signature in constant time under every key of the ring (a link e-mailed

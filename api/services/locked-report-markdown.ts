@@ -1,9 +1,13 @@
+import { formatMoney } from "../../src/lib/money.ts";
 import type { ReadinessSummary } from "../../src/schemas/report.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
-import { formatMoney } from "../../src/lib/money.ts";
 
 /** A locked report for agents: the score, the level, one line per finding, and how to unlock the fixes. */
-export function renderLockedMarkdown(result: ReadinessSummary, offers: NonNullable<CheckReport["unlock"]>, pageUrl: string): string {
+export function renderLockedMarkdown(
+  result: ReadinessSummary,
+  offers: NonNullable<CheckReport["unlock"]>,
+  pageUrl: string,
+): string {
   const score = result.score.percent === null ? "not scorable" : `${result.score.percent} %`;
   const failing = result.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
   const lines = [
@@ -13,14 +17,18 @@ export function renderLockedMarkdown(result: ReadinessSummary, offers: NonNullab
     "",
     "## Findings",
     "",
-    ...result.findings.map((finding) => `- **${finding.status}** \`${finding.id}\` ${finding.title}: ${finding.message}`),
+    ...result.findings.map(
+      (finding) => `- **${finding.status}** \`${finding.id}\` ${finding.title}: ${finding.message}`,
+    ),
     "",
     "## Unlock the fixes",
     "",
     `The full report has the evidence for each check, the remediation and a copy-paste fix prompt for the ${failing.length} failing or warning check${failing.length === 1 ? "" : "s"}.`,
     "",
     `- Unlock this report: ${formatMoney(offers.price)}${offers.checkout ? ` (POST ${offers.checkout} with {"purchase":"unlock","email":…})` : " (payments are unavailable right now)"}`,
-    ...offers.packs.map((pack) => `- ${pack.title}: ${pack.credits} credits for ${formatMoney(pack.price)}; one unlocks this report`),
+    ...offers.packs.map(
+      (pack) => `- ${pack.title}: ${pack.credits} credits for ${formatMoney(pack.price)}; one unlocks this report`,
+    ),
     ...(offers.redeem ? [`- Have a credit code? POST ${offers.redeem} with {"code":"XXXXX-XXXXX-XXXXX-XXXXX-C"}`] : []),
     "",
   ];

@@ -24,7 +24,9 @@ export function composeMail(subject: string, paragraphs: MailParagraph[], signat
   const html = [
     '<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5">',
     ...paragraphs.map((p) => {
-      const code = p.code ? `<br><code style="font-size: 1.2em; padding: .2em .4em; background: #f2f2f2">${escapeHtml(p.code)}</code>` : "";
+      const code = p.code
+        ? `<br><code style="font-size: 1.2em; padding: .2em .4em; background: #f2f2f2">${escapeHtml(p.code)}</code>`
+        : "";
       const link = p.link ? `<br><a href="${escapeHtml(p.link.url)}">${escapeHtml(p.link.label)}</a>` : "";
       return `<p>${escapeHtml(p.text)}${code}${link}</p>`;
     }),

@@ -1,4 +1,11 @@
-import { claimDueMail, hasDueMail, markMailFinished, markMailRetry, markMailSent, type OutboxRow } from "../db/mail-outbox.ts";
+import {
+  claimDueMail,
+  hasDueMail,
+  markMailFinished,
+  markMailRetry,
+  markMailSent,
+  type OutboxRow,
+} from "../db/mail-outbox.ts";
 import type { Sql } from "../db/sql.ts";
 import type { Logger } from "../log.ts";
 import type { MailTransport, OutgoingMail } from "./mail-transport.ts";
@@ -78,11 +85,16 @@ export class MailOutbox {
     if (!(await hasDueMail(db, now.toISOString()))) return report;
     const claimed = await claimDueMail(db, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), limit);
     for (const row of claimed) {
-      let message;
+      let message: Awaited<ReturnType<MailOutbox["render"]>>;
       try {
         message = await this.render(row, now);
       } catch (error) {
-        await markMailFinished(db, row, "failed", `could not render: ${error instanceof Error ? error.message : String(error)}`);
+        await markMailFinished(
+          db,
+          row,
+          "failed",
+          `could not render: ${error instanceof Error ? error.message : String(error)}`,
+        );
         report.failed++;
         continue;
       }
@@ -100,9 +112,17 @@ export class MailOutbox {
           report.failed++;
           this.deps.log.error({ mail_id: row.id, kind: row.kind, attempts: row.attempts }, "gave up sending an e-mail");
         } else {
-          await markMailRetry(db, row, new Date(this.deps.now().getTime() + retryDelayMs(row.attempts)).toISOString(), reason);
+          await markMailRetry(
+            db,
+            row,
+            new Date(this.deps.now().getTime() + retryDelayMs(row.attempts)).toISOString(),
+            reason,
+          );
           report.retried++;
-          this.deps.log.warn({ mail_id: row.id, kind: row.kind, attempts: row.attempts, err: reason }, "sending an e-mail failed; will retry");
+          this.deps.log.warn(
+            { mail_id: row.id, kind: row.kind, attempts: row.attempts, err: reason },
+            "sending an e-mail failed; will retry",
+          );
         }
         continue;
       }

@@ -56,12 +56,18 @@ export class PaymentWebhooks {
       if (effect) effects.push(effect);
     }
     const at = this.deps.now().toISOString();
-    await db.batch([recordPaymentEventStatement(event, at), ...effects.flatMap((effect) => effect.statements)], "write");
+    await db.batch(
+      [recordPaymentEventStatement(event, at), ...effects.flatMap((effect) => effect.statements)],
+      "write",
+    );
     for (const effect of effects) {
       try {
         await effect.afterCommit?.();
       } catch (error) {
-        this.deps.log.warn({ event_id: event.id, type: event.type, err: error instanceof Error ? error.message : String(error) }, "webhook follow-up failed; it is retried later");
+        this.deps.log.warn(
+          { event_id: event.id, type: event.type, err: error instanceof Error ? error.message : String(error) },
+          "webhook follow-up failed; it is retried later",
+        );
       }
     }
     return { duplicate: false, handled: effects.length > 0 };

@@ -1,11 +1,11 @@
 import type { PurchaseSession } from "../../src/schemas/responses/store.ts";
-import { isEntitlementActive } from "../db/store-entitlements.ts";
-import { findOrderBySession, settleUnpaidOrderStatement, type OrderRecord } from "../db/store-orders.ts";
 import type { Sql } from "../db/sql.ts";
+import { isEntitlementActive } from "../db/store-entitlements.ts";
+import { findOrderBySession, type OrderRecord, settleUnpaidOrderStatement } from "../db/store-orders.ts";
 import { ApiProblem } from "../http/problem.ts";
 import type { Logger } from "../log.ts";
-import { PaymentsUnavailableError, type PaymentsGateway } from "../payments/stripe-client.ts";
-import { StoreMetadataSchema, type CheckoutSession } from "../payments/stripe-objects.ts";
+import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
 import type { StoreCatalogue } from "./store-catalogue.ts";
 import { paymentsUnavailable } from "./store-checkout.ts";
 import { isPaid, type StoreFulfilment } from "./store-fulfilment.ts";
@@ -24,7 +24,8 @@ export const SESSION_ID_PATTERN = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
 
 const CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
 const PAYMENT_STATUSES = ["paid", "unpaid", "no_payment_required"] as const;
-const oneOf = <T extends string>(values: readonly T[], value: string, fallback: T): T => values.find((candidate) => candidate === value) ?? fallback;
+const oneOf = <T extends string>(values: readonly T[], value: string, fallback: T): T =>
+  values.find((candidate) => candidate === value) ?? fallback;
 
 export const downloadPath = (sessionId: string) => `/api/v1/store/sessions/${sessionId}/download`;
 
@@ -61,7 +62,15 @@ export class PurchaseSessions {
     if (isPaid(session)) {
       await this.deps.fulfilment.fulfil(session);
     } else if (session.status === "expired" && order) {
-      await db.execute(settleUnpaidOrderStatement(sessionId, "expired", "expired", session.payment_status, this.deps.now().toISOString()));
+      await db.execute(
+        settleUnpaidOrderStatement(
+          sessionId,
+          "expired",
+          "expired",
+          session.payment_status,
+          this.deps.now().toISOString(),
+        ),
+      );
     }
     const current = await findOrderBySession(db, sessionId);
     if (current) return this.view(current, current.state === "pending" ? session : undefined);
@@ -77,7 +86,14 @@ export class PurchaseSessions {
       id: order.session_id,
       status: oneOf(CHECKOUT_STATUSES, live?.status ?? order.checkout_status, "open"),
       payment_status: oneOf(PAYMENT_STATUSES, live?.payment_status ?? order.payment_status, "unpaid"),
-      items: [{ product_id: order.product_id, title: product?.data.title ?? order.product_id, kind: product?.data.kind ?? "item", quantity: order.quantity }],
+      items: [
+        {
+          product_id: order.product_id,
+          title: product?.data.title ?? order.product_id,
+          kind: product?.data.kind ?? "item",
+          quantity: order.quantity,
+        },
+      ],
       total: { amount: order.amount, currency: order.currency },
       delivery: { state: order.state },
       entitlement: { active, expires_at: entitlement?.expires_at ?? null },
@@ -93,8 +109,18 @@ export class PurchaseSessions {
       id: session.id,
       status: session.status ?? "open",
       payment_status: session.payment_status,
-      items: [{ product_id: productId, title: product?.data.title ?? productId, kind: product?.data.kind ?? "item", quantity }],
-      total: { amount: session.amount_total ?? (product?.data.price.amount ?? 0) * quantity, currency: session.currency ?? product?.data.price.currency ?? "eur" },
+      items: [
+        {
+          product_id: productId,
+          title: product?.data.title ?? productId,
+          kind: product?.data.kind ?? "item",
+          quantity,
+        },
+      ],
+      total: {
+        amount: session.amount_total ?? (product?.data.price.amount ?? 0) * quantity,
+        currency: session.currency ?? product?.data.price.currency ?? "eur",
+      },
       delivery: { state: session.status === "expired" ? "expired" : "pending" },
       entitlement: { active: false, expires_at: null },
     };
@@ -104,7 +130,10 @@ export class PurchaseSessions {
     try {
       await this.deps.fulfilment.refundSoldOut(order);
     } catch (error) {
-      this.deps.log.warn({ order_id: order.id, err: error instanceof Error ? error.message : String(error) }, "automatic refund still failing");
+      this.deps.log.warn(
+        { order_id: order.id, err: error instanceof Error ? error.message : String(error) },
+        "automatic refund still failing",
+      );
     }
   }
 }

@@ -1,6 +1,6 @@
-import type { Sql } from "../db/sql.ts";
 import type { RateLimitName } from "../../src/lib/registry.ts";
 import { consumeInDatabase, purgeExpiredCounters } from "../db/rate-limits.ts";
+import type { Sql } from "../db/sql.ts";
 
 export interface RateLimitPolicy {
   limit: number;
@@ -8,7 +8,10 @@ export interface RateLimitPolicy {
 }
 
 /** Defaults per named limit (requests per window); `RATE_LIMITS` overrides any of them. */
-export const DEFAULT_RATE_LIMITS: Record<RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses", RateLimitPolicy> = {
+export const DEFAULT_RATE_LIMITS: Record<
+  RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses",
+  RateLimitPolicy
+> = {
   checks: { limit: 10, windowSeconds: 60 },
   // The free checks a client may run a day; compose.ts takes the number from content/pricing.yaml.
   "checks-daily": { limit: 20, windowSeconds: 86_400 },
@@ -119,7 +122,11 @@ export function ratePolicies(overrides: Record<string, RateLimitPolicy>): Record
 /** `RateLimit-Policy` and `RateLimit` per draft-ietf-httpapi-ratelimit-headers: one list item per policy. */
 export function rateLimitHeaders(...decisions: RateLimitDecision[]): Record<string, string> {
   return {
-    "RateLimit-Policy": decisions.map((decision) => `"${decision.name}";q=${decision.policy.limit};w=${decision.policy.windowSeconds}`).join(", "),
-    RateLimit: decisions.map((decision) => `"${decision.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(", "),
+    "RateLimit-Policy": decisions
+      .map((decision) => `"${decision.name}";q=${decision.policy.limit};w=${decision.policy.windowSeconds}`)
+      .join(", "),
+    RateLimit: decisions
+      .map((decision) => `"${decision.name}";r=${decision.remaining};t=${decision.resetSeconds}`)
+      .join(", "),
   };
 }

@@ -1,6 +1,6 @@
 import { access, constants } from "node:fs/promises";
-import { COMPONENTS, DEFAULT_SWITCHES, type Component, type Switches } from "../../src/lib/switches.ts";
 import type { ComponentHealth, ServiceState } from "../../src/lib/discovery/state.ts";
+import { COMPONENTS, type Component, DEFAULT_SWITCHES, type Switches } from "../../src/lib/switches.ts";
 import type { Database } from "../db/database.ts";
 import { readSwitches } from "../db/switches.ts";
 

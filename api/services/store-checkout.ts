@@ -2,13 +2,13 @@ import { createHmac } from "node:crypto";
 import type { StoreCheckout as CheckoutInput } from "../../src/schemas/requests/store-checkout.ts";
 import type { CheckoutStarted } from "../../src/schemas/responses/store.ts";
 import { randomBase62 } from "../auth/agent-token.ts";
-import { insertOrder } from "../db/store-orders.ts";
-import { unitsSold } from "../db/store-fulfilments.ts";
 import type { Sql } from "../db/sql.ts";
+import { unitsSold } from "../db/store-fulfilments.ts";
+import { insertOrder } from "../db/store-orders.ts";
 import { validationProblem } from "../http/body.ts";
 import { ApiProblem } from "../http/problem.ts";
-import { PaymentsUnavailableError, type PaymentsGateway } from "../payments/stripe-client.ts";
-import type { StoreMetadata } from "../payments/stripe-objects.ts";
+import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import type { CheckoutSession, StoreMetadata } from "../payments/stripe-objects.ts";
 import type { StoreCatalogue } from "./store-catalogue.ts";
 
 export interface StoreCheckoutDeps {
@@ -21,7 +21,9 @@ export interface StoreCheckoutDeps {
   serverSecret: string;
 }
 
-export function paymentsUnavailable(detail = "The payment provider is not answering; nothing was charged. Try again shortly."): ApiProblem {
+export function paymentsUnavailable(
+  detail = "The payment provider is not answering; nothing was charged. Try again shortly.",
+): ApiProblem {
   return new ApiProblem("service-unavailable", detail, { headers: { "Retry-After": "30" } });
 }
 
@@ -38,9 +40,13 @@ export class StoreCheckout {
     const { catalogue, payments } = this.deps;
     const product = catalogue.published(productId);
     if (!product) throw new ApiProblem("not-found", `There is no product ${productId} in the store.`);
-    if (!product.data.on_sale) throw new ApiProblem("not-on-sale", `${product.data.title} is listed but not on sale right now.`);
+    if (!product.data.on_sale)
+      throw new ApiProblem("not-on-sale", `${product.data.title} is listed but not on sale right now.`);
     const quantity = input.quantity ?? 1;
-    if (product.data.file && quantity > 1) throw validationProblem([{ pointer: "#/quantity", detail: "must be 1: items with a file are bought one at a time" }]);
+    if (product.data.file && quantity > 1)
+      throw validationProblem([
+        { pointer: "#/quantity", detail: "must be 1: items with a file are bought one at a time" },
+      ]);
     if (product.data.stock !== undefined) {
       // Advisory: the fulfilment takes the unit atomically; this only spares a buyer a payment that would be refunded.
       const sold = await unitsSold(this.deps.db(), product.id);
@@ -48,15 +54,26 @@ export class StoreCheckout {
     }
     if (!payments) throw paymentsUnavailable("Payments are not configured on this server.");
 
-    const orderId = requestKey ? this.#orderIdFor(requestKey, product.id, quantity, input.email) : `ord_${randomBase62(20)}`;
+    const orderId = requestKey
+      ? this.#orderIdFor(requestKey, product.id, quantity, input.email)
+      : `ord_${randomBase62(20)}`;
     const metadata: StoreMetadata = { purpose: "store", order_id: orderId, product_id: product.id };
     const { price } = product.data;
-    let session;
+    let session: CheckoutSession;
     try {
       session = await payments.createCheckoutSession(
         {
           mode: "payment",
-          line_items: [{ quantity, price_data: { currency: price.currency, unit_amount: price.amount, product_data: { name: product.data.title, description: product.data.description } } }],
+          line_items: [
+            {
+              quantity,
+              price_data: {
+                currency: price.currency,
+                unit_amount: price.amount,
+                product_data: { name: product.data.title, description: product.data.description },
+              },
+            },
+          ],
           client_reference_id: orderId,
           ...(input.email ? { customer_email: input.email } : {}),
           metadata,
@@ -71,7 +88,8 @@ export class StoreCheckout {
       if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
       throw error;
     }
-    if (!session.url) throw paymentsUnavailable("The payment provider did not return a checkout page; nothing was charged.");
+    if (!session.url)
+      throw paymentsUnavailable("The payment provider did not return a checkout page; nothing was charged.");
     const expiresAt = new Date(session.expires_at * 1000).toISOString();
     await insertOrder(this.deps.db(), {
       id: orderId,
@@ -92,7 +110,9 @@ export class StoreCheckout {
 
   /** The same client key and body always name the same order, hence the same provider idempotency key. */
   #orderIdFor(requestKey: string, productId: string, quantity: number, email: string | undefined): string {
-    const digest = createHmac("sha256", this.deps.serverSecret).update(["store-checkout-key", requestKey, productId, String(quantity), email ?? ""].join("\0")).digest("hex");
+    const digest = createHmac("sha256", this.deps.serverSecret)
+      .update(["store-checkout-key", requestKey, productId, String(quantity), email ?? ""].join("\0"))
+      .digest("hex");
     return `ord_${digest.slice(0, 24)}`;
   }
 }

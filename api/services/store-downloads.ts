@@ -1,7 +1,7 @@
-import { findEntitlement, isEntitlementActive } from "../db/store-entitlements.ts";
-import { findOrderBySession, type EntitlementRow } from "../db/store-orders.ts";
 import type { SecretRing } from "../db/settings.ts";
 import type { Sql } from "../db/sql.ts";
+import { findEntitlement, isEntitlementActive } from "../db/store-entitlements.ts";
+import { type EntitlementRow, findOrderBySession } from "../db/store-orders.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, verifyDownloadToken } from "./download-links.ts";
 import { SESSION_ID_PATTERN } from "./purchase-sessions.ts";
@@ -43,8 +43,15 @@ export class StoreDownloads {
   async bySession(sessionId: string): Promise<PurchasedFile> {
     const order = SESSION_ID_PATTERN.test(sessionId) ? await findOrderBySession(this.deps.db(), sessionId) : undefined;
     const entitlement = order?.entitlement;
-    if (!order || !entitlement) throw new ApiProblem("not-found", "There is no fulfilled purchase with this session id; poll the session until delivery.state is fulfilled.");
-    return this.#fileFor(entitlement, () => new ApiProblem("not-found", "This purchase is a fee: there is no file to download."));
+    if (!order || !entitlement)
+      throw new ApiProblem(
+        "not-found",
+        "There is no fulfilled purchase with this session id; poll the session until delivery.state is fulfilled.",
+      );
+    return this.#fileFor(
+      entitlement,
+      () => new ApiProblem("not-found", "This purchase is a fee: there is no file to download."),
+    );
   }
 
   /**
@@ -54,7 +61,11 @@ export class StoreDownloads {
    */
   async byToken(token: string): Promise<PurchasedFile> {
     const check = verifyDownloadToken(this.deps.secrets, token, this.deps.now());
-    const invalid = () => new ApiProblem("link-invalid", "This download link is not valid: it expired, was altered, or was never issued. Use the session's download URL, or ask for a new link.");
+    const invalid = () =>
+      new ApiProblem(
+        "link-invalid",
+        "This download link is not valid: it expired, was altered, or was never issued. Use the session's download URL, or ask for a new link.",
+      );
     if (!check.ok) throw invalid();
     const entitlement = await findEntitlement(this.deps.db(), check.entitlementId);
     if (!entitlement) throw invalid();
@@ -73,6 +84,9 @@ export class StoreDownloads {
   /** An absolute e-mailed link for an entitlement, valid 7 days from `sentAt`. */
   linkFor(entitlementId: string, sentAt: Date): { url: string; expiresAt: Date } {
     const expiresAt = new Date(sentAt.getTime() + DOWNLOAD_LINK_TTL_MS);
-    return { url: `${this.deps.siteUrl}/api/v1/downloads/${signDownloadToken(this.deps.secrets.current, entitlementId, expiresAt)}`, expiresAt };
+    return {
+      url: `${this.deps.siteUrl}/api/v1/downloads/${signDownloadToken(this.deps.secrets.current, entitlementId, expiresAt)}`,
+      expiresAt,
+    };
   }
 }

@@ -1,10 +1,10 @@
 import { randomBase62 } from "../auth/agent-token.ts";
-import { findOrder, type OrderRecord } from "../db/store-orders.ts";
-import { fulfilmentStatements, recordAutomaticRefund, refundsDue } from "../db/store-fulfilments.ts";
 import type { Sql } from "../db/sql.ts";
+import { fulfilmentStatements, recordAutomaticRefund, refundsDue } from "../db/store-fulfilments.ts";
+import { findOrder, type OrderRecord } from "../db/store-orders.ts";
 import type { Logger } from "../log.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
-import { StoreMetadataSchema, type CheckoutSession } from "../payments/stripe-objects.ts";
+import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
 import type { WebhookEffect } from "./payment-webhooks.ts";
 import type { StoreCatalogue } from "./store-catalogue.ts";
 
@@ -42,7 +42,10 @@ export class StoreFulfilment {
     if (!metadata.success || !isPaid(session)) return null;
     const product = this.deps.catalogue.any(metadata.data.product_id);
     if (!product) {
-      this.deps.log.error({ order_id: metadata.data.order_id, product_id: metadata.data.product_id }, "a paid order names a product that is no longer in the catalogue; fulfil it by hand");
+      this.deps.log.error(
+        { order_id: metadata.data.order_id, product_id: metadata.data.product_id },
+        "a paid order names a product that is no longer in the catalogue; fulfil it by hand",
+      );
       return null;
     }
     const now = this.deps.now();
@@ -85,7 +88,10 @@ export class StoreFulfilment {
     try {
       await effect.afterCommit?.();
     } catch (error) {
-      this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, "automatic refund failed; it is retried later");
+      this.deps.log.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "automatic refund failed; it is retried later",
+      );
     }
   }
 
@@ -102,7 +108,11 @@ export class StoreFulfilment {
     if (order.outcome !== "sold-out" || order.refund_id !== null) return;
     if (!this.deps.payments) throw new Error("payments are not configured");
     if (!order.payment_intent_id) throw new Error(`order ${order.id} has no payment to refund`);
-    const refund = await this.deps.payments.createRefund(order.payment_intent_id, `store-sold-out-refund:${order.id}`, { purpose: "store", order_id: order.id, reason: "sold-out" });
+    const refund = await this.deps.payments.createRefund(order.payment_intent_id, `store-sold-out-refund:${order.id}`, {
+      purpose: "store",
+      order_id: order.id,
+      reason: "sold-out",
+    });
     await recordAutomaticRefund(this.deps.db(), order.id, refund.id, this.deps.now().toISOString());
     this.deps.log.info({ order_id: order.id, refund_id: refund.id }, "refunded a payment for a sold-out item");
   }
@@ -112,10 +122,18 @@ export class StoreFulfilment {
     let done = 0;
     for (const due of await refundsDue(this.deps.db(), limit)) {
       try {
-        await this.refundSoldOut({ id: due.order_id, outcome: "sold-out", refund_id: null, payment_intent_id: due.payment_intent_id });
+        await this.refundSoldOut({
+          id: due.order_id,
+          outcome: "sold-out",
+          refund_id: null,
+          payment_intent_id: due.payment_intent_id,
+        });
         done++;
       } catch (error) {
-        this.deps.log.warn({ order_id: due.order_id, err: error instanceof Error ? error.message : String(error) }, "automatic refund still failing");
+        this.deps.log.warn(
+          { order_id: due.order_id, err: error instanceof Error ? error.message : String(error) },
+          "automatic refund still failing",
+        );
       }
     }
     return done;

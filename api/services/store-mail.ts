@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { formatMoney } from "../../src/lib/money.ts";
+import type { Sql } from "../db/sql.ts";
 import { isEntitlementActive } from "../db/store-entitlements.ts";
 import { findOrder } from "../db/store-orders.ts";
-import type { Sql } from "../db/sql.ts";
 import { composeMail as compose, mailDay as day } from "./mail-compose.ts";
 import type { MailOutbox } from "./mail-outbox.ts";
 import type { StoreCatalogue } from "./store-catalogue.ts";
@@ -38,15 +38,29 @@ export function registerStoreMail(outbox: MailOutbox, deps: StoreMailDeps): void
     const purchasePage = `${deps.siteUrl}/store/return?session_id=${order.session_id}`;
     const paid = `You paid ${formatMoney({ amount: order.amount, currency: order.currency })} (order ${order.id}).`;
     if (!product.data.file) {
-      return compose(`Your receipt: ${title}`, [{ text: `Thank you for paying for ${title}. ${paid}` }, { text: "We will write to you from this address to arrange the work." }, { text: "Your purchase page:", link: { label: "Open your purchase", url: purchasePage } }], signature);
+      return compose(
+        `Your receipt: ${title}`,
+        [
+          { text: `Thank you for paying for ${title}. ${paid}` },
+          { text: "We will write to you from this address to arrange the work." },
+          { text: "Your purchase page:", link: { label: "Open your purchase", url: purchasePage } },
+        ],
+        signature,
+      );
     }
     const link = deps.downloads.linkFor(entitlement.id, sentAt);
     return compose(
       `Your download: ${title}`,
       [
         { text: `Thank you for buying ${title}. ${paid}` },
-        { text: `Download it here (this link works until ${day(link.expiresAt.toISOString())}, as often as you like):`, link: { label: `Download ${title}`, url: link.url } },
-        { text: `Your downloads stay available until ${day(entitlement.expires_at)}. After the link expires, download from your purchase page:`, link: { label: "Open your purchase", url: purchasePage } },
+        {
+          text: `Download it here (this link works until ${day(link.expiresAt.toISOString())}, as often as you like):`,
+          link: { label: `Download ${title}`, url: link.url },
+        },
+        {
+          text: `Your downloads stay available until ${day(entitlement.expires_at)}. After the link expires, download from your purchase page:`,
+          link: { label: "Open your purchase", url: purchasePage },
+        },
         { text: "Keep this e-mail private: the links in it are your access to the file." },
       ],
       signature,
@@ -57,14 +71,19 @@ export function registerStoreMail(outbox: MailOutbox, deps: StoreMailDeps): void
     const { order_id } = OrderPayload.parse(payload);
     const order = await findOrder(deps.db(), order_id);
     const product = order ? deps.catalogue.any(order.product_id) : undefined;
-    if (!order || order.outcome !== "sold-out") return null;
+    if (order?.outcome !== "sold-out") return null;
     const title = product?.data.title ?? order.product_id;
     return compose(
       `Refunded: ${title} sold out`,
       [
         { text: `The last copy of ${title} went to another buyer moments before your payment completed.` },
-        { text: `We have refunded your payment of ${formatMoney({ amount: order.amount, currency: order.currency })} in full (order ${order.id}). It usually reaches your account within 5 to 10 working days.` },
-        { text: "Our refund policy explains this rule:", link: { label: "Refund policy", url: `${deps.siteUrl}/policies/refunds` } },
+        {
+          text: `We have refunded your payment of ${formatMoney({ amount: order.amount, currency: order.currency })} in full (order ${order.id}). It usually reaches your account within 5 to 10 working days.`,
+        },
+        {
+          text: "Our refund policy explains this rule:",
+          link: { label: "Refund policy", url: `${deps.siteUrl}/policies/refunds` },
+        },
       ],
       signature,
     );

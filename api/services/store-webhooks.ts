@@ -1,9 +1,15 @@
-import { findOrderIdByPaymentIntent, settleUnpaidOrderStatement } from "../db/store-orders.ts";
-import { revocationStatements } from "../db/store-fulfilments.ts";
 import type { Sql } from "../db/sql.ts";
+import { revocationStatements } from "../db/store-fulfilments.ts";
+import { findOrderIdByPaymentIntent, settleUnpaidOrderStatement } from "../db/store-orders.ts";
 import type { Logger } from "../log.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
-import { ChargeSchema, CheckoutSessionSchema, DisputeSchema, StoreMetadataSchema, type PaymentEvent } from "../payments/stripe-objects.ts";
+import {
+  ChargeSchema,
+  CheckoutSessionSchema,
+  DisputeSchema,
+  type PaymentEvent,
+  StoreMetadataSchema,
+} from "../payments/stripe-objects.ts";
 import type { PaymentWebhooks, WebhookEffect } from "./payment-webhooks.ts";
 import { isPaid, type StoreFulfilment } from "./store-fulfilment.ts";
 
@@ -40,11 +46,23 @@ export function registerStoreWebhooks(webhooks: PaymentWebhooks, deps: StoreWebh
   webhooks.register("checkout.session.completed", fulfil);
   webhooks.register("checkout.session.async_payment_succeeded", fulfil);
 
-  const settle = (state: "failed" | "expired") => async (event: PaymentEvent): Promise<WebhookEffect | null> => {
-    const session = storeSession(event);
-    if (!session) return null;
-    return { statements: [settleUnpaidOrderStatement(session.id, state, session.status ?? (state === "expired" ? "expired" : "complete"), session.payment_status, deps.now().toISOString())] };
-  };
+  const settle =
+    (state: "failed" | "expired") =>
+    async (event: PaymentEvent): Promise<WebhookEffect | null> => {
+      const session = storeSession(event);
+      if (!session) return null;
+      return {
+        statements: [
+          settleUnpaidOrderStatement(
+            session.id,
+            state,
+            session.status ?? (state === "expired" ? "expired" : "complete"),
+            session.payment_status,
+            deps.now().toISOString(),
+          ),
+        ],
+      };
+    };
   webhooks.register("checkout.session.async_payment_failed", settle("failed"));
   webhooks.register("checkout.session.expired", settle("expired"));
 
@@ -62,14 +80,19 @@ export function registerStoreWebhooks(webhooks: PaymentWebhooks, deps: StoreWebh
     const charge = ChargeSchema.safeParse(event.data.object);
     if (!charge.success) return null;
     const orderId = await orderOfPayment(charge.data.payment_intent);
-    return orderId ? { statements: revocationStatements(orderId, "refund", charge.data.id, deps.now().toISOString()) } : null;
+    return orderId
+      ? { statements: revocationStatements(orderId, "refund", charge.data.id, deps.now().toISOString()) }
+      : null;
   });
 
   webhooks.register("charge.dispute.created", async (event) => {
     const dispute = DisputeSchema.safeParse(event.data.object);
     if (!dispute.success) return null;
     const orderId = await orderOfPayment(dispute.data.payment_intent);
-    if (!orderId && !dispute.data.payment_intent) deps.log.warn({ dispute_id: dispute.data.id }, "a dispute without a payment intent: find its order by hand");
-    return orderId ? { statements: revocationStatements(orderId, "dispute", dispute.data.id, deps.now().toISOString()) } : null;
+    if (!orderId && !dispute.data.payment_intent)
+      deps.log.warn({ dispute_id: dispute.data.id }, "a dispute without a payment intent: find its order by hand");
+    return orderId
+      ? { statements: revocationStatements(orderId, "dispute", dispute.data.id, deps.now().toISOString()) }
+      : null;
   });
 }

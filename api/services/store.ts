@@ -47,14 +47,29 @@ export interface CommerceDeps {
 export function createCommerceServices({ config, content, db, now, secrets, log }: CommerceDeps): CommerceServices {
   const { stripe } = config;
   const payments = stripe.secretKey
-    ? new PaymentsGateway(createStripeClient({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.apiBase, timeoutMs: stripe.timeoutMs }), stripe.webhookSecret)
+    ? new PaymentsGateway(
+        createStripeClient({
+          secretKey: stripe.secretKey,
+          webhookSecret: stripe.webhookSecret,
+          apiBase: stripe.apiBase,
+          timeoutMs: stripe.timeoutMs,
+        }),
+        stripe.webhookSecret,
+      )
     : null;
   const catalogue = new StoreCatalogue(content, config.privateFilesDir);
   const fulfilment = new StoreFulfilment({ db, now, catalogue, payments, log });
   const downloads = new StoreDownloads({ db, now, catalogue, siteUrl: config.siteUrl, secrets });
   const store: StoreServices = {
     catalogue,
-    checkout: new StoreCheckout({ db, now, catalogue, payments, siteUrl: config.siteUrl, serverSecret: secrets.current }),
+    checkout: new StoreCheckout({
+      db,
+      now,
+      catalogue,
+      payments,
+      siteUrl: config.siteUrl,
+      serverSecret: secrets.current,
+    }),
     fulfilment,
     sessions: new PurchaseSessions({ db, now, catalogue, payments, fulfilment, log }),
     downloads,
@@ -69,6 +84,14 @@ export function createCommerceServices({ config, content, db, now, secrets, log 
     transport: config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : null,
     log,
   });
-  registerStoreMail(mail, { db, now, catalogue, downloads, siteUrl: config.siteUrl, serviceName: content.service.name, contactEmail: content.service.contact.email });
+  registerStoreMail(mail, {
+    db,
+    now,
+    catalogue,
+    downloads,
+    siteUrl: config.siteUrl,
+    serviceName: content.service.name,
+    contactEmail: content.service.contact.email,
+  });
   return { payments, webhooks, mail, store };
 }

@@ -1,5 +1,5 @@
-import type { Sql } from "../db/sql.ts";
 import type { WaitlistSignup } from "../../src/schemas/requests/waitlist.ts";
+import type { Sql } from "../db/sql.ts";
 import { upsertSignup } from "../db/waitlists.ts";
 import { validationProblem } from "../http/body.ts";
 import type { Violation } from "../http/problem.ts";
@@ -26,10 +26,16 @@ export class WaitlistService {
   async join(signup: WaitlistSignup): Promise<{ status: "received"; legend: boolean }> {
     const violations: Violation[] = [];
     if (signup.consent_version !== this.deps.privacyVersion) {
-      violations.push({ pointer: "#/consent_version", detail: `must be the current privacy policy version, ${this.deps.privacyVersion}` });
+      violations.push({
+        pointer: "#/consent_version",
+        detail: `must be the current privacy policy version, ${this.deps.privacyVersion}`,
+      });
     }
     if (signup.legend_terms_version !== undefined && signup.legend_terms_version !== this.deps.legendTermsVersion) {
-      violations.push({ pointer: "#/legend_terms_version", detail: `must be the current legend terms version, ${this.deps.legendTermsVersion}` });
+      violations.push({
+        pointer: "#/legend_terms_version",
+        detail: `must be the current legend terms version, ${this.deps.legendTermsVersion}`,
+      });
     }
     if (violations.length > 0) throw validationProblem(violations);
     const legend = signup.legend_terms_version !== undefined;

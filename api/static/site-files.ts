@@ -1,7 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import {
+  API_SECURITY_HEADERS,
+  CORS_HEADERS,
+  isCorsType,
+  type RouteEntry,
+  type RouteManifest,
+  SECURITY_HEADERS,
+} from "../../src/lib/manifest.ts";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
-import { API_SECURITY_HEADERS, CORS_HEADERS, SECURITY_HEADERS, isCorsType, type RouteEntry, type RouteManifest } from "../../src/lib/manifest.ts";
 
 /** One public URL held in memory with its response headers computed once. */
 export interface StaticRoute {
@@ -28,7 +35,10 @@ function twinOf(url: string): string {
  * Loads the build into memory: every file the manifest lists, with its headers. `null` when there is
  * no build yet (the server then answers 503 for static URLs rather than crashing).
  */
-export async function loadSiteFiles(distDir: string, documentHeaders: [string, string][] = Object.entries(SECURITY_HEADERS)): Promise<SiteFiles | null> {
+export async function loadSiteFiles(
+  distDir: string,
+  documentHeaders: [string, string][] = Object.entries(SECURITY_HEADERS),
+): Promise<SiteFiles | null> {
   let manifest: RouteManifest;
   try {
     manifest = JSON.parse(await readFile(join(distDir, "manifest.json"), "utf8")) as RouteManifest;
@@ -44,7 +54,8 @@ export async function loadSiteFiles(distDir: string, documentHeaders: [string, s
     }),
   );
   for (const route of routes.values()) {
-    const twin = route.entry.type.startsWith("text/html") && routes.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
+    const twin =
+      route.entry.type.startsWith("text/html") && routes.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
     const headers: [string, string][] = [
       ...(route.entry.type.startsWith("text/html") ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
       ["Content-Type", route.entry.type],
@@ -63,7 +74,11 @@ export async function loadSiteFiles(distDir: string, documentHeaders: [string, s
   }
   // RFC 9727 §2: the catalog names itself with rel="api-catalog", also in answer to HEAD.
   const catalog = routes.get("/.well-known/api-catalog");
-  if (catalog) routes.set(catalog.url, { ...catalog, headers: [...catalog.headers, ["Link", '</.well-known/api-catalog>; rel="api-catalog"']] });
+  if (catalog)
+    routes.set(catalog.url, {
+      ...catalog,
+      headers: [...catalog.headers, ["Link", '</.well-known/api-catalog>; rel="api-catalog"']],
+    });
   const home = routes.get("/");
   if (home) routes.set("/", { ...home, headers: [...home.headers, ["Link", homeLinkHeader(routes)]] });
   let notFoundHtml: Uint8Array | null = null;

@@ -11,28 +11,42 @@ import { AdminError, withDatabase } from "./context.ts";
  * checkpoint). The copy is then opened on its own and checked.
  */
 export const backupCommand = defineCommand({
-  meta: { name: "backup", description: "Write a consistent copy of the embedded database (DATABASE_URL=file:…) while the servers keep running, and check the copy." },
+  meta: {
+    name: "backup",
+    description:
+      "Write a consistent copy of the embedded database (DATABASE_URL=file:…) while the servers keep running, and check the copy.",
+  },
   args: { file: { type: "positional", description: "The new file to write; it must not exist", required: true } },
   run: ({ args }) => {
     // Decided before connecting: a remote server is not ours to copy (and may not even answer).
     if (!(process.env.DATABASE_URL ?? "file:").startsWith("file:")) {
-      console.error("backup copies an embedded database (DATABASE_URL=file:…); back up a libSQL server with its own tools (see /docs/operations/runbook#backups).");
+      console.error(
+        "backup copies an embedded database (DATABASE_URL=file:…); back up a libSQL server with its own tools (see /docs/operations/runbook#backups).",
+      );
       process.exitCode = 1;
       return;
     }
     return withDatabase(async ({ client }) => {
       const target = resolve(String(args.file));
-      if (existsSync(target)) throw new AdminError(`${target} exists; name a new file, so no backup is ever overwritten`);
+      if (existsSync(target))
+        throw new AdminError(`${target} exists; name a new file, so no backup is ever overwritten`);
       await mkdir(dirname(target), { recursive: true });
       const started = Date.now();
       await client.execute({ sql: "VACUUM INTO ?", args: [target] });
       const copy = new FileSql(target, 5_000);
       try {
-        const integrity = (await copy.execute("PRAGMA integrity_check")).rows.map((row) => String(Object.values(row)[0]));
-        if (integrity.join() !== "ok") throw new AdminError(`The copy at ${target} failed its integrity check: ${integrity.slice(0, 5).join("; ")}`);
-        const tables = Number((await copy.execute("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'")).rows[0]?.n ?? 0);
+        const integrity = (await copy.execute("PRAGMA integrity_check")).rows.map((row) =>
+          String(Object.values(row)[0]),
+        );
+        if (integrity.join() !== "ok")
+          throw new AdminError(`The copy at ${target} failed its integrity check: ${integrity.slice(0, 5).join("; ")}`);
+        const tables = Number(
+          (await copy.execute("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'")).rows[0]?.n ?? 0,
+        );
         const megabytes = (await stat(target)).size / 2 ** 20;
-        console.log(`Wrote ${target}: ${megabytes.toFixed(1)} MB, ${tables} tables, integrity ok, in ${Date.now() - started} ms.`);
+        console.log(
+          `Wrote ${target}: ${megabytes.toFixed(1)} MB, ${tables} tables, integrity ok, in ${Date.now() - started} ms.`,
+        );
       } finally {
         copy.close();
       }

@@ -1,7 +1,7 @@
-import type { Sql } from "../../api/db/sql.ts";
-import { ConfigError, loadConfig, type Config } from "../../api/config.ts";
+import { type Config, ConfigError, loadConfig } from "../../api/config.ts";
 import { Database } from "../../api/db/database.ts";
 import { migrate } from "../../api/db/migrate.ts";
+import type { Sql } from "../../api/db/sql.ts";
 
 export interface AdminContext {
   config: Config;
@@ -40,9 +40,14 @@ export function printRows(rows: Record<string, unknown>[], json: boolean): void 
     return;
   }
   const columns = Object.keys(rows[0] ?? {});
-  const cell = (value: unknown) => (value === null || value === undefined ? "-" : Array.isArray(value) ? value.join(",") : String(value));
+  const cell = (value: unknown) =>
+    value === null || value === undefined ? "-" : Array.isArray(value) ? value.join(",") : String(value);
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
-  const line = (values: string[]) => values.map((value, index) => value.padEnd(widths[index] ?? 0)).join("  ").trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((value, index) => value.padEnd(widths[index] ?? 0))
+      .join("  ")
+      .trimEnd();
   console.log(line(columns));
   for (const row of rows) console.log(line(columns.map((column) => cell(row[column]))));
 }

@@ -1,11 +1,11 @@
 import { defineCommand } from "citty";
-import { getContent } from "../../src/content/load-content.ts";
+import { checkerSettingsFromConfig } from "../../api/checks/settings.ts";
 import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/db/credits.ts";
-import { creditCodeHashes, normaliseCreditCode } from "../../api/services/credit-codes.ts";
 import { loadSecretRing } from "../../api/db/settings.ts";
 import { ChecksService } from "../../api/services/checks.ts";
-import { checkerSettingsFromConfig } from "../../api/checks/settings.ts";
-import { AdminError, printRows, withDatabase, type AdminContext } from "./context.ts";
+import { creditCodeHashes, normaliseCreditCode } from "../../api/services/credit-codes.ts";
+import { getContent } from "../../src/content/load-content.ts";
+import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 
 /** A code given by id (cc_…) or by the code itself. */
 async function resolveCode({ client, config }: AdminContext, reference: string) {
@@ -16,10 +16,16 @@ async function resolveCode({ client, config }: AdminContext, reference: string) 
 }
 
 export const creditsCommand = defineCommand({
-  meta: { name: "credits", description: "Credit codes for readiness reports: issue a pack by hand, show balance and ledger, revoke." },
+  meta: {
+    name: "credits",
+    description: "Credit codes for readiness reports: issue a pack by hand, show balance and ledger, revoke.",
+  },
   subCommands: {
     issue: defineCommand({
-      meta: { name: "issue", description: "Issue a code with N credits (e.g. a refund or a goodwill pack). The code is shown once." },
+      meta: {
+        name: "issue",
+        description: "Issue a code with N credits (e.g. a refund or a goodwill pack). The code is shown once.",
+      },
       args: {
         credits: { type: "positional", description: "How many credits", required: true },
         email: { type: "string", description: "Who it is for (kept with the code)" },
@@ -27,7 +33,8 @@ export const creditsCommand = defineCommand({
       run: ({ args }) =>
         withDatabase(async ({ client, config }) => {
           const credits = Number(args.credits);
-          if (!Number.isInteger(credits) || credits < 1 || credits > 10_000) throw new AdminError("Credits must be a whole number from 1 to 10000");
+          if (!Number.isInteger(credits) || credits < 1 || credits > 10_000)
+            throw new AdminError("Credits must be a whole number from 1 to 10000");
           const content = getContent(config.root);
           const service = new ChecksService({
             db: () => client,
@@ -41,12 +48,17 @@ export const creditsCommand = defineCommand({
           });
           const issued = await service.issueCode(credits, "staff", null, args.email ?? null);
           if (!issued) throw new AdminError("The code could not be stored");
-          console.log(`Code:    ${issued.code}\nId:      ${issued.id}\nCredits: ${credits}\n\nThe code is shown this once; it is stored only as an HMAC.`);
+          console.log(
+            `Code:    ${issued.code}\nId:      ${issued.id}\nCredits: ${credits}\n\nThe code is shown this once; it is stored only as an HMAC.`,
+          );
         }),
     }),
     show: defineCommand({
       meta: { name: "show", description: "A code's balance and its ledger (by id or by the code itself)." },
-      args: { code: { type: "positional", description: "cc_… id or the code", required: true }, json: { type: "boolean", description: "Print JSON" } },
+      args: {
+        code: { type: "positional", description: "cc_… id or the code", required: true },
+        json: { type: "boolean", description: "Print JSON" },
+      },
       run: ({ args }) =>
         withDatabase(async (context) => {
           const code = await resolveCode(context, args.code);
@@ -59,17 +71,23 @@ export const creditsCommand = defineCommand({
           printRows([{ ...code, hint: `…${code.hint}` }], false);
           console.log("");
           printRows(ledger, false);
-          console.log(`\nLedger total ${ledger.reduce((sum, entry) => sum + entry.delta, 0)} = credits remaining ${code.credits_remaining}.`);
+          console.log(
+            `\nLedger total ${ledger.reduce((sum, entry) => sum + entry.delta, 0)} = credits remaining ${code.credits_remaining}.`,
+          );
         }),
     }),
     revoke: defineCommand({
-      meta: { name: "revoke", description: "Revoke a code: its remaining credits are removed (recorded in the ledger)." },
+      meta: {
+        name: "revoke",
+        description: "Revoke a code: its remaining credits are removed (recorded in the ledger).",
+      },
       args: { code: { type: "positional", description: "cc_… id or the code", required: true } },
       run: ({ args }) =>
         withDatabase(async (context) => {
           const code = await resolveCode(context, args.code);
           if (!code) throw new AdminError("No such credit code");
-          if (!(await revokeCreditCode(context.client, code.id, new Date().toISOString()))) throw new AdminError(`${code.id} was already revoked`);
+          if (!(await revokeCreditCode(context.client, code.id, new Date().toISOString())))
+            throw new AdminError(`${code.id} was already revoked`);
           console.log(`Revoked ${code.id} (${code.credits_remaining} credit(s) removed).`);
         }),
     }),

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
-import { listOutbox, makeMailDueNow, type MailState } from "../../api/db/mail-outbox.ts";
-import { AdminError, printRows, withDatabase, type AdminContext } from "./context.ts";
+import { listOutbox, type MailState, makeMailDueNow } from "../../api/db/mail-outbox.ts";
+import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 
 /** Loaded only when used: the payment SDK and mail libraries would slow every other command's start. */
 async function commerceServices(context: AdminContext) {
@@ -11,10 +11,17 @@ async function commerceServices(context: AdminContext) {
 const STATES: readonly MailState[] = ["queued", "sending", "sent", "failed", "cancelled"];
 
 export const outboxCommand = defineCommand({
-  meta: { name: "outbox", description: "The e-mail outbox: what waits to be sent (without SMTP_URL, everything waits here), and sending it." },
+  meta: {
+    name: "outbox",
+    description: "The e-mail outbox: what waits to be sent (without SMTP_URL, everything waits here), and sending it.",
+  },
   subCommands: {
     list: defineCommand({
-      meta: { name: "list", description: "Messages, newest first; queued ones are printed in full as they would be sent now (links included)." },
+      meta: {
+        name: "list",
+        description:
+          "Messages, newest first; queued ones are printed in full as they would be sent now (links included).",
+      },
       args: {
         state: { type: "string", description: `Only this state: ${STATES.join(", ")}` },
         limit: { type: "string", description: "How many", default: "50" },
@@ -25,34 +32,74 @@ export const outboxCommand = defineCommand({
         withDatabase(async (context) => {
           const state = STATES.find((candidate) => candidate === args.state);
           if (args.state && !state) throw new AdminError(`Unknown state ${args.state}; states: ${STATES.join(", ")}`);
-          const rows = await listOutbox(context.client, { limit: Number(args.limit) || 50, ...(state ? { state } : {}) });
+          const rows = await listOutbox(context.client, {
+            limit: Number(args.limit) || 50,
+            ...(state ? { state } : {}),
+          });
           const { mail } = await commerceServices(context);
           const now = new Date();
-          const messages = args.brief ? [] : await Promise.all(rows.filter((row) => row.state === "queued").map(async (row) => ({ id: row.id, message: await mail.render(row, now) })));
+          const messages = args.brief
+            ? []
+            : await Promise.all(
+                rows
+                  .filter((row) => row.state === "queued")
+                  .map(async (row) => ({ id: row.id, message: await mail.render(row, now) })),
+              );
           if (args.json) {
             console.log(JSON.stringify({ data: rows, messages }, null, 2));
             return;
           }
-          printRows(rows.map((row) => ({ id: row.id, kind: row.kind, to: row.recipient, state: row.state, attempts: row.attempts, next_attempt_at: row.state === "queued" ? row.next_attempt_at : null, created_at: row.created_at, last_error: row.last_error })), false);
+          printRows(
+            rows.map((row) => ({
+              id: row.id,
+              kind: row.kind,
+              to: row.recipient,
+              state: row.state,
+              attempts: row.attempts,
+              next_attempt_at: row.state === "queued" ? row.next_attempt_at : null,
+              created_at: row.created_at,
+              last_error: row.last_error,
+            })),
+            false,
+          );
           for (const { id, message } of messages) {
             console.log(`\n--- ${id} ---`);
-            console.log(message ? `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}` : "(nothing to send any more: it will be cancelled)");
+            console.log(
+              message
+                ? `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`
+                : "(nothing to send any more: it will be cancelled)",
+            );
           }
         }),
     }),
     send: defineCommand({
-      meta: { name: "send", description: "Send what is due now, once (needs SMTP_URL); the server does this every 2 seconds." },
+      meta: {
+        name: "send",
+        description: "Send what is due now, once (needs SMTP_URL); the server does this every 2 seconds.",
+      },
       run: () =>
         withDatabase(async (context) => {
           const { mail } = await commerceServices(context);
-          if (!mail.configured) throw new AdminError("SMTP_URL is not set: messages stay in the outbox (see `outbox list`).");
+          if (!mail.configured)
+            throw new AdminError("SMTP_URL is not set: messages stay in the outbox (see `outbox list`).");
           const report = await mail.deliverDue(100);
-          console.log(`Sent ${report.sent}, retrying ${report.retried}, failed ${report.failed}, cancelled ${report.cancelled}.`);
+          console.log(
+            `Sent ${report.sent}, retrying ${report.retried}, failed ${report.failed}, cancelled ${report.cancelled}.`,
+          );
         }),
     }),
     retry: defineCommand({
-      meta: { name: "retry", description: "After a mail outage: make every waiting message due now rather than at its backoff time; the running servers send them within seconds, each once." },
-      args: { failed: { type: "boolean", description: "Also give messages that used up their attempts (state failed) a fresh round" } },
+      meta: {
+        name: "retry",
+        description:
+          "After a mail outage: make every waiting message due now rather than at its backoff time; the running servers send them within seconds, each once.",
+      },
+      args: {
+        failed: {
+          type: "boolean",
+          description: "Also give messages that used up their attempts (state failed) a fresh round",
+        },
+      },
       run: ({ args }) =>
         withDatabase(async (context) => {
           const count = await makeMailDueNow(context.client, new Date().toISOString(), Boolean(args.failed));

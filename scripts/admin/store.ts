@@ -1,9 +1,9 @@
 import { defineCommand } from "citty";
-import { formatMoney } from "../../src/lib/money.ts";
 import { listOutbox } from "../../api/db/mail-outbox.ts";
 import { extendEntitlement, restoreEntitlement, revokeEntitlementByStaff } from "../../api/db/store-entitlements.ts";
 import { DELIVERY_STATES, listOrders, type OrderRecord } from "../../api/db/store-orders.ts";
 import { findOrderByReference, resendDeliveryMail } from "../../api/services/store-staff.ts";
+import { formatMoney } from "../../src/lib/money.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
 
 const json = { type: "boolean", description: "Print JSON" } as const;
@@ -27,11 +27,16 @@ const ordersCommand = defineCommand({
   subCommands: {
     list: defineCommand({
       meta: { name: "list", description: "The latest orders, newest first." },
-      args: { state: { type: "string", description: `Only this delivery state: ${DELIVERY_STATES.join(", ")}` }, limit: { type: "string", description: "How many", default: "50" }, json },
+      args: {
+        state: { type: "string", description: `Only this delivery state: ${DELIVERY_STATES.join(", ")}` },
+        limit: { type: "string", description: "How many", default: "50" },
+        json,
+      },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
           const state = DELIVERY_STATES.find((candidate) => candidate === args.state);
-          if (args.state && !state) throw new AdminError(`Unknown state ${args.state}; states: ${DELIVERY_STATES.join(", ")}`);
+          if (args.state && !state)
+            throw new AdminError(`Unknown state ${args.state}; states: ${DELIVERY_STATES.join(", ")}`);
           const orders = await listOrders(client, { limit: Number(args.limit) || 50, ...(state ? { state } : {}) });
           if (args.json) console.log(JSON.stringify(orders, null, 2));
           else printRows(orders.map(orderRow), false);
@@ -44,21 +49,46 @@ const ordersCommand = defineCommand({
         withDatabase(async ({ client }) => {
           const order = await findOrderByReference(client, args.order);
           if (!order) throw new AdminError(`No order ${args.order}`);
-          const mail = (await listOutbox(client, { limit: 500 })).filter((row) => row.payload.order_id === order.id).map(({ payload: _payload, ...row }) => row);
+          const mail = (await listOutbox(client, { limit: 500 }))
+            .filter((row) => row.payload.order_id === order.id)
+            .map(({ payload: _payload, ...row }) => row);
           if (args.json) {
             console.log(JSON.stringify({ ...order, mail }, null, 2));
             return;
           }
-          for (const [key, value] of Object.entries({ ...orderRow(order), session: order.session_id, payment: order.payment_intent_id, provider_status: `${order.checkout_status}/${order.payment_status}`, outcome: order.outcome, refund: order.refund_id, revoked: order.entitlement?.revoked_at ? `${order.entitlement.revoked_at} (${order.entitlement.revoke_reason})` : null })) {
+          for (const [key, value] of Object.entries({
+            ...orderRow(order),
+            session: order.session_id,
+            payment: order.payment_intent_id,
+            provider_status: `${order.checkout_status}/${order.payment_status}`,
+            outcome: order.outcome,
+            refund: order.refund_id,
+            revoked: order.entitlement?.revoked_at
+              ? `${order.entitlement.revoked_at} (${order.entitlement.revoke_reason})`
+              : null,
+          })) {
             console.log(`${`${key}:`.padEnd(17)}${value ?? "-"}`);
           }
           console.log("\nE-mails:");
-          printRows(mail.map((row) => ({ id: row.id, kind: row.kind, to: row.recipient, state: row.state, attempts: row.attempts, sent_at: row.sent_at })), false);
+          printRows(
+            mail.map((row) => ({
+              id: row.id,
+              kind: row.kind,
+              to: row.recipient,
+              state: row.state,
+              attempts: row.attempts,
+              sent_at: row.sent_at,
+            })),
+            false,
+          );
         }),
     }),
     resend: defineCommand({
       meta: { name: "resend", description: "Queue the delivery e-mail again, with a fresh 7-day link." },
-      args: { order: { type: "positional", description: "Order id or checkout session id", required: true }, to: { type: "string", description: "Send to this address instead of the buyer's" } },
+      args: {
+        order: { type: "positional", description: "Order id or checkout session id", required: true },
+        to: { type: "string", description: "Send to this address instead of the buyer's" },
+      },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
           const order = await findOrderByReference(client, args.order);
@@ -76,11 +106,15 @@ const entitlementsCommand = defineCommand({
   subCommands: {
     extend: defineCommand({
       meta: { name: "extend", description: "Add days after the later of its end and now." },
-      args: { entitlement: { type: "positional", description: "ent_… id", required: true }, days: { type: "string", description: "Days to add (1 to 3650)", required: true } },
+      args: {
+        entitlement: { type: "positional", description: "ent_… id", required: true },
+        days: { type: "string", description: "Days to add (1 to 3650)", required: true },
+      },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
           const days = Number(args.days);
-          if (!Number.isInteger(days) || days < 1 || days > 3650) throw new AdminError("--days must be a whole number from 1 to 3650");
+          if (!Number.isInteger(days) || days < 1 || days > 3650)
+            throw new AdminError("--days must be a whole number from 1 to 3650");
           const extended = await extendEntitlement(client, args.entitlement, days, new Date().toISOString());
           if (!extended) throw new AdminError(`No entitlement ${args.entitlement}`);
           console.log(`${extended.id} now ends at ${extended.expires_at}.`);
@@ -91,16 +125,22 @@ const entitlementsCommand = defineCommand({
       args: { entitlement: { type: "positional", description: "ent_… id", required: true } },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
-          if (!(await revokeEntitlementByStaff(client, args.entitlement, new Date().toISOString()))) throw new AdminError(`No active entitlement ${args.entitlement}`);
+          if (!(await revokeEntitlementByStaff(client, args.entitlement, new Date().toISOString())))
+            throw new AdminError(`No active entitlement ${args.entitlement}`);
           console.log(`Revoked ${args.entitlement}.`);
         }),
     }),
     restore: defineCommand({
-      meta: { name: "restore", description: "Give back a revoked entitlement (e.g. a dispute decided for the buyer); its end date is unchanged." },
+      meta: {
+        name: "restore",
+        description:
+          "Give back a revoked entitlement (e.g. a dispute decided for the buyer); its end date is unchanged.",
+      },
       args: { entitlement: { type: "positional", description: "ent_… id", required: true } },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
-          if (!(await restoreEntitlement(client, args.entitlement, new Date().toISOString()))) throw new AdminError(`No revoked entitlement ${args.entitlement}`);
+          if (!(await restoreEntitlement(client, args.entitlement, new Date().toISOString())))
+            throw new AdminError(`No revoked entitlement ${args.entitlement}`);
           console.log(`Restored ${args.entitlement}.`);
         }),
     }),

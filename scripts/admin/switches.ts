@@ -4,23 +4,34 @@ import { SWITCH_NAMES, type SwitchName } from "../../src/lib/switches.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
 
 export const switchesCommand = defineCommand({
-  meta: { name: "switches", description: "Open and close forms and features without a restart (every instance sees a change within a second)." },
+  meta: {
+    name: "switches",
+    description: "Open and close forms and features without a restart (every instance sees a change within a second).",
+  },
   subCommands: {
     list: defineCommand({
       meta: { name: "list", description: "Every switch, whether it is on, and who changed it last." },
       args: { json: { type: "boolean", description: "Print JSON" } },
-      run: ({ args }) => withDatabase(async ({ client }) => printRows((await listSwitches(client)) as unknown as Record<string, unknown>[], args.json === true)),
+      run: ({ args }) =>
+        withDatabase(async ({ client }) =>
+          printRows((await listSwitches(client)) as unknown as Record<string, unknown>[], args.json === true),
+        ),
     }),
     set: defineCommand({
       meta: { name: "set", description: `Turn a switch on or off. Switches: ${SWITCH_NAMES.join(", ")}.` },
       args: {
         name: { type: "positional", description: "The switch", required: true },
         state: { type: "positional", description: "on or off", required: true },
-        by: { type: "string", description: "Who is changing it (for the record)", default: process.env.USER ?? "staff" },
+        by: {
+          type: "string",
+          description: "Who is changing it (for the record)",
+          default: process.env.USER ?? "staff",
+        },
       },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
-          if (!SWITCH_NAMES.includes(args.name as SwitchName)) throw new AdminError(`Unknown switch ${args.name}; switches: ${SWITCH_NAMES.join(", ")}`);
+          if (!SWITCH_NAMES.includes(args.name as SwitchName))
+            throw new AdminError(`Unknown switch ${args.name}; switches: ${SWITCH_NAMES.join(", ")}`);
           if (args.state !== "on" && args.state !== "off") throw new AdminError("The state must be on or off");
           await setSwitch(client, args.name as SwitchName, args.state === "on", args.by, new Date().toISOString());
           console.log(`${args.name} is now ${args.state}.`);

@@ -19,7 +19,11 @@ export const waitlistsCommand = defineCommand({
   meta: { name: "waitlists", description: "Export and count the people's and the agents' waiting lists." },
   subCommands: {
     export: defineCommand({
-      meta: { name: "export", description: "Export one list as CSV or JSON (stdout, or --out FILE). It contains personal data: handle it as the privacy policy says." },
+      meta: {
+        name: "export",
+        description:
+          "Export one list as CSV or JSON (stdout, or --out FILE). It contains personal data: handle it as the privacy policy says.",
+      },
       args: {
         list: { type: "enum", options: ["people", "agents"], description: "people or agents", required: true },
         format: { type: "enum", options: ["csv", "json"], description: "csv or json", default: "csv" },
@@ -27,7 +31,9 @@ export const waitlistsCommand = defineCommand({
       },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
-          const rows = (args.list === "people" ? await exportSignups(client) : await exportAgentWaitlist(client)) as unknown as Record<string, unknown>[];
+          const rows = (args.list === "people"
+            ? await exportSignups(client)
+            : await exportAgentWaitlist(client)) as unknown as Record<string, unknown>[];
           const text = args.format === "json" ? `${JSON.stringify(rows, null, 2)}\n` : toCsv(rows);
           if (args.out) {
             await writeFile(args.out, text, { mode: 0o600 });

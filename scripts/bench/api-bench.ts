@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { seedAgents } from "./lib/agents.ts";
 import { compareWithBaseline, runLoad } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
-import { fmt, type BenchSection } from "./lib/report.ts";
+import { type BenchSection, fmt } from "./lib/report.ts";
 
 const PRIVACY = "privacy-2026-11-01";
 
@@ -16,11 +16,31 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
   await mkdir(dataDir, { recursive: true });
   const databaseUrl = `file:${join(dataDir, "service.db")}`;
   const tokens = await seedAgents(databaseUrl, 45_000, PRIVACY);
-  const server = await startProcess(["--import", "tsx", "api/server.ts"], { PORT: String(port), SITE_URL: siteUrl, DIST_DIR: distDir, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", NODE_ENV: "production" }, `${siteUrl}/health`, siteUrl);
-  const hello = await startProcess(["--import", "tsx", "scripts/bench/hello-server.ts", String(port + 2)], {}, `http://127.0.0.1:${port + 2}/`, `http://127.0.0.1:${port + 2}`);
+  const server = await startProcess(
+    ["--import", "tsx", "api/server.ts"],
+    {
+      PORT: String(port),
+      SITE_URL: siteUrl,
+      DIST_DIR: distDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: "info",
+      NODE_ENV: "production",
+    },
+    `${siteUrl}/health`,
+    siteUrl,
+  );
+  const hello = await startProcess(
+    ["--import", "tsx", "scripts/bench/hello-server.ts", String(port + 2)],
+    {},
+    `http://127.0.0.1:${port + 2}/`,
+    `http://127.0.0.1:${port + 2}`,
+  );
   const rows: BenchSection["rows"] = [];
   try {
-    const me = await compareWithBaseline({ url: `${siteUrl}/api/v1/agents/me`, headers: { authorization: `Bearer ${tokens[0]}` } }, { url: `${hello.url}/` });
+    const me = await compareWithBaseline(
+      { url: `${siteUrl}/api/v1/agents/me`, headers: { authorization: `Bearer ${tokens[0]}` } },
+      { url: `${hello.url}/` },
+    );
     rows.push({
       metric: "GET /api/v1/agents/me (token lookup, 32 connections)",
       value: `${fmt.rps(me.target.requestsPerSecond)} = ${fmt.pct(me.ratio)} (p99 ${fmt.ms(me.target.p99Ms)}, non-2xx ${me.target.non2xx})`,
@@ -28,12 +48,31 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
       target: "≥ 50 % of bare",
       met: me.ratio >= 0.5 && me.target.non2xx === 0,
     });
-    const body = JSON.stringify({ agent_name: "Bench", agent_type: "benchmark", operator_type: "company", use_cases: ["measure"], capabilities: ["read"], tools_used: ["wrk"], consent_version: PRIVACY });
+    const body = JSON.stringify({
+      agent_name: "Bench",
+      agent_type: "benchmark",
+      operator_type: "company",
+      use_cases: ["measure"],
+      capabilities: ["read"],
+      tools_used: ["wrk"],
+      consent_version: PRIVACY,
+    });
     const write = (slice: string[], seconds: number) =>
-      runLoad({ url: `${siteUrl}/api/v1/agents/waitlist`, method: "POST", seconds, connections: 32, headers: { "content-type": "application/json" }, bodies: [body], headerSets: slice.map((token) => ({ authorization: `Bearer ${token}` })) });
+      runLoad({
+        url: `${siteUrl}/api/v1/agents/waitlist`,
+        method: "POST",
+        seconds,
+        connections: 32,
+        headers: { "content-type": "application/json" },
+        bodies: [body],
+        headerSets: slice.map((token) => ({ authorization: `Bearer ${token}` })),
+      });
     await write(tokens.slice(1, 5_001), 2);
     let rssUnderLoad = 0;
-    const sampling = setInterval(() => void server.rssMb().then((rss) => (rssUnderLoad = Math.max(rssUnderLoad, rss))), 250);
+    const sampling = setInterval(
+      () => void server.rssMb().then((rss) => (rssUnderLoad = Math.max(rssUnderLoad, rss))),
+      250,
+    );
     const writes = await write(tokens.slice(5_001), 5);
     clearInterval(sampling);
     const accepted = writes.statusCodes["201"] ?? 0;
@@ -44,10 +83,21 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
       target: "≥ 2,000/s, p99 ≤ 50 ms",
       met: perSecond >= 2000 && writes.p99Ms <= 50 && writes.non2xx === 0,
     });
-    rows.push({ metric: "server RSS under the write load (peak sampled)", value: fmt.mb(rssUnderLoad), target: "reported", met: true });
+    rows.push({
+      metric: "server RSS under the write load (peak sampled)",
+      value: fmt.mb(rssUnderLoad),
+      target: "reported",
+      met: true,
+    });
   } finally {
     await hello.stop();
     await server.stop();
   }
-  return { title: "Agent API (token lookup and waiting-list writes)", rows, notes: ["Agents and their tokens are registered straight into the database before the run, so the load is only the measured requests. Each write uses a token no other write uses."] };
+  return {
+    title: "Agent API (token lookup and waiting-list writes)",
+    rows,
+    notes: [
+      "Agents and their tokens are registered straight into the database before the run, so the load is only the measured requests. Each write uses a token no other write uses.",
+    ],
+  };
 }

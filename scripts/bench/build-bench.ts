@@ -2,21 +2,45 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { generateCorpus } from "./build-corpus.ts";
-import { fmt, type BenchSection } from "./lib/report.ts";
+import { type BenchSection, fmt } from "./lib/report.ts";
 
 const run = promisify(execFile);
 
 export async function benchBuild(pages = 2000): Promise<BenchSection> {
   const corpus = "test-results/bench-corpus";
   await generateCorpus(corpus, pages);
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/bench/build-child.ts", corpus, "test-results/bench-corpus-dist"], { maxBuffer: 1 << 20 });
-  const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { wallMs: number; maxRssMb: number; htmlPages: number; routes: number };
+  const { stdout } = await run(
+    process.execPath,
+    ["--import", "tsx", "scripts/bench/build-child.ts", corpus, "test-results/bench-corpus-dist"],
+    { maxBuffer: 1 << 20 },
+  );
+  const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as {
+    wallMs: number;
+    maxRssMb: number;
+    htmlPages: number;
+    routes: number;
+  };
   return {
     title: `Build of a generated corpus of ${pages.toLocaleString("en")} doc pages`,
     rows: [
-      { metric: "wall time (validate, render, write, manifest)", value: `${(result.wallMs / 1000).toFixed(1)} s`, target: "≤ 40 s", met: result.wallMs <= 40_000 },
-      { metric: "peak memory (max RSS)", value: fmt.mb(result.maxRssMb), target: "≤ 1 GB", met: result.maxRssMb <= 1024 },
-      { metric: "HTML pages / routes written", value: `${result.htmlPages} / ${result.routes}`, target: "reported", met: true },
+      {
+        metric: "wall time (validate, render, write, manifest)",
+        value: `${(result.wallMs / 1000).toFixed(1)} s`,
+        target: "≤ 40 s",
+        met: result.wallMs <= 40_000,
+      },
+      {
+        metric: "peak memory (max RSS)",
+        value: fmt.mb(result.maxRssMb),
+        target: "≤ 1 GB",
+        met: result.maxRssMb <= 1024,
+      },
+      {
+        metric: "HTML pages / routes written",
+        value: `${result.htmlPages} / ${result.routes}`,
+        target: "reported",
+        met: true,
+      },
     ],
   };
 }

@@ -8,7 +8,10 @@ const SECTIONS = ["Guides", "Reference", "Operations", "Agents", "Store", "Check
 function page(index: number, path: string, section: string | null, position: number): string {
   const key = path.replaceAll("/", "--");
   const day = String(1 + (index % 28)).padStart(2, "0");
-  const rows = Array.from({ length: 6 }, (_, row) => `| \`field_${row}\` | string | ${row + 1} to ${(row + 1) * 50} characters |`).join("\n");
+  const rows = Array.from(
+    { length: 6 },
+    (_, row) => `| \`field_${row}\` | string | ${row + 1} to ${(row + 1) * 50} characters |`,
+  ).join("\n");
   return `---
 title: "Generated page ${index}"
 description: "Page ${index} of the generated corpus: how field group ${index % 37} behaves, with limits and examples."
@@ -56,10 +59,19 @@ export async function generateCorpus(root: string, count: number): Promise<void>
     const within = index % perSection;
     const top = `area-${sectionIndex}`;
     // Nest a quarter of the pages two and three levels deep, so paths of up to four segments occur.
-    const path = within === 0 ? top : within % 4 === 0 ? `${top}/group-${within % 7}/topic-${within}/detail` : within % 3 === 0 ? `${top}/group-${within % 7}/topic-${within}` : `${top}/page-${within}`;
+    const path =
+      within === 0
+        ? top
+        : within % 4 === 0
+          ? `${top}/group-${within % 7}/topic-${within}/detail`
+          : within % 3 === 0
+            ? `${top}/group-${within % 7}/topic-${within}`
+            : `${top}/page-${within}`;
     const file = join(root, "content", "docs", `${path}.md`);
     const section = within === 0 ? (SECTIONS[sectionIndex % SECTIONS.length] ?? null) : null;
-    writes.push(mkdir(join(file, ".."), { recursive: true }).then(() => writeFile(file, page(index, path, section, within * 10))));
+    writes.push(
+      mkdir(join(file, ".."), { recursive: true }).then(() => writeFile(file, page(index, path, section, within * 10))),
+    );
   }
   await Promise.all(writes);
 }

@@ -12,7 +12,11 @@ const FIXTURE_PROCESS_FLAG = "CHECKS_BENCH_FIXTURE";
  * the checked site is elsewhere) and the fixture's own work, such as its MCP server, is not counted.
  */
 export async function startFixtureProcess(): Promise<{ origin: string; hostPort: string; close(): Promise<void> }> {
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ["--import", "tsx"], env: { ...process.env, [FIXTURE_PROCESS_FLAG]: "1" }, stdio: "inherit" });
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, [FIXTURE_PROCESS_FLAG]: "1" },
+    stdio: "inherit",
+  });
   const address = await new Promise<{ origin: string; hostPort: string }>((resolve, reject) => {
     child.once("message", (message: unknown) => {
       if (typeof message === "object" && message !== null && "origin" in message && "hostPort" in message) {

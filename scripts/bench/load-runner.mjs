@@ -22,12 +22,20 @@ const result = await autocannon({
               const index = next++;
               if (options.requests) {
                 const entry = options.requests[index % options.requests.length];
-                return { ...request, method: entry.method, path: entry.path, headers: { ...request.headers, ...(entry.headers ?? {}) }, ...(entry.body === undefined ? {} : { body: entry.body }) };
+                return {
+                  ...request,
+                  method: entry.method,
+                  path: entry.path,
+                  headers: { ...request.headers, ...(entry.headers ?? {}) },
+                  ...(entry.body === undefined ? {} : { body: entry.body }),
+                };
               }
               return {
                 ...request,
                 ...(options.bodies ? { body: options.bodies[index % options.bodies.length] } : {}),
-                ...(options.headerSets ? { headers: { ...request.headers, ...options.headerSets[index % options.headerSets.length] } } : {}),
+                ...(options.headerSets
+                  ? { headers: { ...request.headers, ...options.headerSets[index % options.headerSets.length] } }
+                  : {}),
               };
             },
           },

@@ -8,9 +8,9 @@ import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { startFixtureProcess } from "./checks-bench.ts";
 import { seedAgents } from "./lib/agents.ts";
-import { runLoad, type LoadResult, type MixedRequest } from "./lib/load.ts";
+import { type LoadResult, type MixedRequest, runLoad } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
-import { fmt, type BenchSection } from "./lib/report.ts";
+import { type BenchSection, fmt } from "./lib/report.ts";
 
 export const CONCURRENCY = [1, 4, 16, 64] as const;
 const SECONDS = 5;
@@ -18,7 +18,18 @@ const PRIVACY = "privacy-2026-11-01";
 /** Requests per point before the mix repeats; sized above what one point sends, so every write is an agent's first. */
 const MIX_LENGTH = 25_000;
 
-const READS = ["/api/v1/docs", "/docs/store", "/docs/store.md", "/llms.txt", "/.well-known/api-catalog", "/openapi.json", "/capabilities.json", "/status.json", "/api/v1/config", "/.well-known/mcp/server-card.json"];
+const READS = [
+  "/api/v1/docs",
+  "/docs/store",
+  "/docs/store.md",
+  "/llms.txt",
+  "/.well-known/api-catalog",
+  "/openapi.json",
+  "/capabilities.json",
+  "/status.json",
+  "/api/v1/config",
+  "/.well-known/mcp/server-card.json",
+];
 
 export interface MixedPoint {
   connections: number;
@@ -31,20 +42,44 @@ export interface MixedPoint {
 
 /** The request sequence of one point: the shares above, interleaved, writes each with a fresh token. */
 function mix(tokens: string[], reportId: string, checkBody: string | null): MixedRequest[] {
-  const write = JSON.stringify({ agent_name: "Bench", agent_type: "benchmark", operator_type: "company", use_cases: ["measure"], capabilities: ["read"], tools_used: ["wrk"], consent_version: PRIVACY });
+  const write = JSON.stringify({
+    agent_name: "Bench",
+    agent_type: "benchmark",
+    operator_type: "company",
+    use_cases: ["measure"],
+    capabilities: ["read"],
+    tools_used: ["wrk"],
+    consent_version: PRIVACY,
+  });
   const requests: MixedRequest[] = [];
   let token = 0;
   for (let index = 0; index < MIX_LENGTH; index++) {
     const slot = index % 100;
     if (slot < 70) requests.push({ method: "GET", path: READS[index % READS.length] ?? "/" });
-    else if (slot < 90) requests.push({ method: "POST", path: "/api/v1/agents/waitlist", headers: { "content-type": "application/json", authorization: `Bearer ${tokens[token++ % tokens.length]}` }, body: write });
+    else if (slot < 90)
+      requests.push({
+        method: "POST",
+        path: "/api/v1/agents/waitlist",
+        headers: { "content-type": "application/json", authorization: `Bearer ${tokens[token++ % tokens.length]}` },
+        body: write,
+      });
     else if (slot < 99 || checkBody === null) requests.push({ method: "GET", path: `/api/v1/checks/${reportId}` });
-    else requests.push({ method: "POST", path: "/api/v1/checks", headers: { "content-type": "application/json" }, body: checkBody });
+    else
+      requests.push({
+        method: "POST",
+        path: "/api/v1/checks",
+        headers: { "content-type": "application/json" },
+        body: checkBody,
+      });
   }
   return requests;
 }
 
-export async function benchMixed(distDir: string, siteUrl: string, port: number): Promise<{ section: BenchSection; points: MixedPoint[] }> {
+export async function benchMixed(
+  distDir: string,
+  siteUrl: string,
+  port: number,
+): Promise<{ section: BenchSection; points: MixedPoint[] }> {
   const dataDir = resolve("test-results/bench-mixed");
   await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
@@ -55,24 +90,53 @@ export async function benchMixed(distDir: string, siteUrl: string, port: number)
   // Development mode: production refuses CHECKS_ALLOWED_TARGETS, which the loopback fixture needs.
   const server = await startProcess(
     ["--import", "tsx", "api/server.ts"],
-    { PORT: String(port), SITE_URL: siteUrl, DIST_DIR: distDir, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", NODE_ENV: "development", CHECKS_ALLOWED_TARGETS: fixture.hostPort, RATE_LIMITS: "checks=1000000/60,checks-daily=1000000/86400,mcp=1000000/60" },
+    {
+      PORT: String(port),
+      SITE_URL: siteUrl,
+      DIST_DIR: distDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: "info",
+      NODE_ENV: "development",
+      CHECKS_ALLOWED_TARGETS: fixture.hostPort,
+      RATE_LIMITS: "checks=1000000/60,checks-daily=1000000/86400,mcp=1000000/60",
+    },
     `${siteUrl}/health`,
     siteUrl,
   );
-  const hello = await startProcess(["--import", "tsx", "scripts/bench/hello-server.ts", String(port + 2)], {}, `http://127.0.0.1:${port + 2}/`, `http://127.0.0.1:${port + 2}`);
+  const hello = await startProcess(
+    ["--import", "tsx", "scripts/bench/hello-server.ts", String(port + 2)],
+    {},
+    `http://127.0.0.1:${port + 2}/`,
+    `http://127.0.0.1:${port + 2}`,
+  );
   const points: MixedPoint[] = [];
   let peakRss = 0;
   try {
     const checkBody = JSON.stringify({ domain: fixture.origin });
-    const first = await fetch(`${siteUrl}/api/v1/checks`, { method: "POST", headers: { "content-type": "application/json" }, body: checkBody });
+    const first = await fetch(`${siteUrl}/api/v1/checks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: checkBody,
+    });
     const reportId = ((await first.json()) as { id: string }).id;
     await runLoad({ url: `${siteUrl}/`, seconds: 2, requests: READS.map((path) => ({ method: "GET", path })) });
     for (const [index, connections] of CONCURRENCY.entries()) {
-      const slice = (run: number) => tokens.slice((index * 2 + run) * writesPerPoint, (index * 2 + run + 1) * writesPerPoint);
+      const slice = (run: number) =>
+        tokens.slice((index * 2 + run) * writesPerPoint, (index * 2 + run + 1) * writesPerPoint);
       const helloResult = await runLoad({ url: `${hello.url}/`, connections, seconds: SECONDS });
       const sampling = setInterval(() => void server.rssMb().then((rss) => (peakRss = Math.max(peakRss, rss))), 250);
-      const withoutChecks = await runLoad({ url: `${siteUrl}/`, connections, seconds: SECONDS, requests: mix(slice(0), reportId, null) });
-      const mixed = await runLoad({ url: `${siteUrl}/`, connections, seconds: SECONDS, requests: mix(slice(1), reportId, checkBody) });
+      const withoutChecks = await runLoad({
+        url: `${siteUrl}/`,
+        connections,
+        seconds: SECONDS,
+        requests: mix(slice(0), reportId, null),
+      });
+      const mixed = await runLoad({
+        url: `${siteUrl}/`,
+        connections,
+        seconds: SECONDS,
+        requests: mix(slice(1), reportId, checkBody),
+      });
       clearInterval(sampling);
       points.push({ connections, withoutChecks, mixed, hello: helloResult });
     }
@@ -83,7 +147,10 @@ export async function benchMixed(distDir: string, siteUrl: string, port: number)
   }
   const rows: BenchSection["rows"] = points.flatMap(({ connections, withoutChecks, mixed, hello: baseline }) =>
     [
-      [`reads, writes and report reads, ${connections} connection${connections === 1 ? "" : "s"}`, withoutChecks] as const,
+      [
+        `reads, writes and report reads, ${connections} connection${connections === 1 ? "" : "s"}`,
+        withoutChecks,
+      ] as const,
       [`the same with 1 % checks, ${connections} connection${connections === 1 ? "" : "s"}`, mixed] as const,
     ].map(([metric, result]) => ({
       metric,
@@ -93,7 +160,12 @@ export async function benchMixed(distDir: string, siteUrl: string, port: number)
       met: result.errors === 0 && Object.keys(result.statusCodes).every((status) => !status.startsWith("5")),
     })),
   );
-  rows.push({ metric: "server RSS under the mixed load (peak sampled)", value: fmt.mb(peakRss), target: "reported", met: true });
+  rows.push({
+    metric: "server RSS under the mixed load (peak sampled)",
+    value: fmt.mb(peakRss),
+    target: "reported",
+    met: true,
+  });
   return {
     section: {
       title: "Mixed workload (docs and discovery reads, agent writes, report reads, checks)",

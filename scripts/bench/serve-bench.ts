@@ -4,23 +4,35 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { compareWithBaseline } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
-import { fmt, type BenchSection } from "./lib/report.ts";
+import { type BenchSection, fmt } from "./lib/report.ts";
 
 export async function benchServing(distDir: string, siteUrl: string, port: number): Promise<BenchSection> {
-  const server = await startProcess(["--import", "tsx", "api/server.ts"], { PORT: String(port), SITE_URL: siteUrl, DIST_DIR: distDir, LOG_LEVEL: "info", NODE_ENV: "production" }, `${siteUrl}/health`, siteUrl);
+  const server = await startProcess(
+    ["--import", "tsx", "api/server.ts"],
+    { PORT: String(port), SITE_URL: siteUrl, DIST_DIR: distDir, LOG_LEVEL: "info", NODE_ENV: "production" },
+    `${siteUrl}/health`,
+    siteUrl,
+  );
   const rows: BenchSection["rows"] = [];
   try {
     for (const path of ["/api/v1/docs", "/docs/store"]) {
       const sample = await fetch(`${siteUrl}${path}`);
       const bytes = new Uint8Array(await sample.arrayBuffer());
       // Same bytes on the wire: the body and every header except those Node adds itself.
-      const headers = [...sample.headers].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name));
+      const headers = [...sample.headers].filter(
+        ([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name),
+      );
       const base = join(distDir, "..", `bare-${path.replaceAll("/", "_")}`);
       await mkdir(join(distDir, ".."), { recursive: true });
       await writeFile(`${base}.body`, bytes);
       await writeFile(`${base}.headers.json`, JSON.stringify(headers));
       const barePort = port + 1;
-      const bare = await startProcess(["--import", "tsx", "scripts/bench/bare-server.ts", String(barePort), `${base}.body`, `${base}.headers.json`], {}, `http://127.0.0.1:${barePort}/`, `http://127.0.0.1:${barePort}`);
+      const bare = await startProcess(
+        ["--import", "tsx", "scripts/bench/bare-server.ts", String(barePort), `${base}.body`, `${base}.headers.json`],
+        {},
+        `http://127.0.0.1:${barePort}/`,
+        `http://127.0.0.1:${barePort}`,
+      );
       try {
         const result = await compareWithBaseline({ url: `${siteUrl}${path}` }, { url: `${bare.url}${path}` });
         rows.push({
@@ -34,7 +46,12 @@ export async function benchServing(distDir: string, siteUrl: string, port: numbe
         await bare.stop();
       }
     }
-    rows.push({ metric: "server RSS after the runs", value: fmt.mb(await server.rssMb()), target: "reported", met: true });
+    rows.push({
+      metric: "server RSS after the runs",
+      value: fmt.mb(await server.rssMb()),
+      target: "reported",
+      met: true,
+    });
   } finally {
     await server.stop();
   }

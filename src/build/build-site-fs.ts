@@ -1,9 +1,17 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { build as astroBuild } from "astro";
-import { loadContent } from "../content/load-content.ts";
 import { formatIssue } from "../content/issues.ts";
-import { cdnFiles, etagOf, fileForUrl, typeForFile, urlForHtmlFile, type RouteEntry, type RouteManifest } from "../lib/manifest.ts";
+import { loadContent } from "../content/load-content.ts";
+import {
+  cdnFiles,
+  etagOf,
+  fileForUrl,
+  type RouteEntry,
+  type RouteManifest,
+  typeForFile,
+  urlForHtmlFile,
+} from "../lib/manifest.ts";
 import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
 import type { BuildContext } from "../lib/outputs/artifact.ts";
 import type { BuildConfig } from "./build-config.ts";
@@ -40,7 +48,12 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
     logLevel: options.quiet ? "error" : "warn",
     vite: {
       define: {
-        __BUILD_CONTEXT__: JSON.stringify({ contentRoot: config.contentRoot, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt }),
+        __BUILD_CONTEXT__: JSON.stringify({
+          contentRoot: config.contentRoot,
+          siteUrl: config.siteUrl,
+          docsUrl: config.docsUrl,
+          builtAt,
+        }),
       },
     },
   });
@@ -54,7 +67,13 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
     const url = type.startsWith("text/html") ? urlForHtmlFile(file) : `/${file}`;
     if (url === null) continue;
     if (type.startsWith("text/html")) htmlPages++;
-    routes[url] = { file, type, cache: file.startsWith("_astro/") ? "asset" : "page", etag: etagOf(bytes), bytes: bytes.length };
+    routes[url] = {
+      file,
+      type,
+      cache: file.startsWith("_astro/") ? "asset" : "page",
+      etag: etagOf(bytes),
+      bytes: bytes.length,
+    };
   }
   const artifacts = allArtifacts(ctx);
   await Promise.all(
@@ -74,7 +93,13 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
       };
     }),
   );
-  const manifest: RouteManifest = { version: 1, built_at: builtAt, site_url: config.siteUrl, not_found: "404.html", routes };
+  const manifest: RouteManifest = {
+    version: 1,
+    built_at: builtAt,
+    site_url: config.siteUrl,
+    not_found: "404.html",
+    routes,
+  };
   const cdn = cdnFiles(manifest, config.apiOrigin);
   await Promise.all([
     writeFile(join(config.outDir, "manifest.json"), JSON.stringify(manifest)),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Content } from "../content/model.ts";
 import { ArticleIndexSchema, ArticlePageSchema } from "../schemas/article.ts";
+import { AiCatalogSchema, ApiCatalogSchema, ApiRootSchema } from "../schemas/catalogs.ts";
 import {
   AgentsDocumentSchema,
   CapabilitiesDocumentSchema,
@@ -10,23 +11,32 @@ import {
   TermsDocumentSchema,
 } from "../schemas/discovery.ts";
 import { DocIndexSchema, DocPageSchema } from "../schemas/doc.ts";
+import { McpRequestSchema, McpResponseSchema, McpServerCardSchema, ToolIndexSchema } from "../schemas/mcp.ts";
 import { PolicyIndexSchema, PolicyPageSchema } from "../schemas/policy.ts";
 import { ProblemSchema } from "../schemas/problem.ts";
 import { CategoryIndexSchema, ProductIndexSchema } from "../schemas/product.ts";
 import { RecordIndexSchema, RecordPageSchema } from "../schemas/record.ts";
-import { ResourceIndexSchema } from "../schemas/resource.ts";
 import { AgentRegistrationSchema } from "../schemas/requests/agent-registration.ts";
 import { buildAgentSurveySchema } from "../schemas/requests/agent-survey.ts";
 import { AgentWaitlistEntrySchema } from "../schemas/requests/agent-waitlist-entry.ts";
 import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../schemas/requests/checks.ts";
 import { StoreCheckoutSchema } from "../schemas/requests/store-checkout.ts";
 import { WaitlistSignupSchema } from "../schemas/requests/waitlist.ts";
-import { AgentRegisteredSchema, AgentStandingSchema, AgentSurveyReceivedSchema, AgentWaitlistReceivedSchema } from "../schemas/responses/agents.ts";
-import { CheckoutStartedSchema, PurchaseSessionSchema } from "../schemas/responses/store.ts";
-import { HealthSchema, PublicConfigSchema, StatusSchema, WaitlistReceivedSchema } from "../schemas/responses/service.ts";
+import { ResourceIndexSchema } from "../schemas/resource.ts";
+import {
+  AgentRegisteredSchema,
+  AgentStandingSchema,
+  AgentSurveyReceivedSchema,
+  AgentWaitlistReceivedSchema,
+} from "../schemas/responses/agents.ts";
 import { CheckCheckoutResultSchema, CheckReportSchema, RedeemResultSchema } from "../schemas/responses/checks.ts";
-import { AiCatalogSchema, ApiCatalogSchema, ApiRootSchema } from "../schemas/catalogs.ts";
-import { McpRequestSchema, McpResponseSchema, McpServerCardSchema, ToolIndexSchema } from "../schemas/mcp.ts";
+import {
+  HealthSchema,
+  PublicConfigSchema,
+  StatusSchema,
+  WaitlistReceivedSchema,
+} from "../schemas/responses/service.ts";
+import { CheckoutStartedSchema, PurchaseSessionSchema } from "../schemas/responses/store.ts";
 import { SkillsIndexSchema } from "../schemas/skill.ts";
 import { absolute, paths } from "./urls.ts";
 
@@ -89,15 +99,24 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 };
 
 /** A JSON Schema 2020-12 document whose `$id` is the absolute URL it is served at. */
-export function toPublishedJsonSchema(name: string, schema: z.ZodType, siteUrl: string, io: "input" | "output"): Record<string, unknown> {
-  const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "throw" }) as Record<string, unknown>;
+export function toPublishedJsonSchema(
+  name: string,
+  schema: z.ZodType,
+  siteUrl: string,
+  io: "input" | "output",
+): Record<string, unknown> {
+  const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "throw" }) as Record<
+    string,
+    unknown
+  >;
   const { $schema, ...rest } = generated;
   return { $schema, $id: absolute(siteUrl, paths.schema(name)), ...rest };
 }
 
 export function allPublishedSchemas(content: Content, siteUrl: string): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
-  for (const [name, schema] of Object.entries(requestSchemas(content))) out.set(name, toPublishedJsonSchema(name, schema, siteUrl, "input"));
+  for (const [name, schema] of Object.entries(requestSchemas(content)))
+    out.set(name, toPublishedJsonSchema(name, schema, siteUrl, "input"));
   for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) {
     out.set(name, toPublishedJsonSchema(name, schema, siteUrl, "output"));
   }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CACHE_CONTROL, TYPES, type CachePolicy } from "./outputs/artifact.ts";
+import { CACHE_CONTROL, type CachePolicy, TYPES } from "./outputs/artifact.ts";
 
 /** How the origin (or a CDN) answers one public URL. */
 export interface RouteEntry {
@@ -72,7 +72,9 @@ export function urlForHtmlFile(file: string): string | null {
  * buy form's 303 to the checkout page is checked against `form-action` too, so a server whose
  * payments point at a local stand-in (STRIPE_API_BASE, never in production) adds that origin.
  */
-export function documentSecurityHeaders(extraFormActionOrigins: readonly string[] = []): Readonly<Record<string, string>> {
+export function documentSecurityHeaders(
+  extraFormActionOrigins: readonly string[] = [],
+): Readonly<Record<string, string>> {
   const formAction = ["'self'", "https://checkout.stripe.com", ...extraFormActionOrigins].join(" ");
   return {
     "X-Content-Type-Options": "nosniff",
@@ -133,6 +135,8 @@ export function cdnFiles(manifest: RouteManifest, apiOrigin: string): { headers:
   for (const dynamic of ["/api/*", "/health", "/mcp", "/mcp/*", "/checks/*", "/store/return", "/store/buy/*"]) {
     redirects.push(`${dynamic} ${apiOrigin}${dynamic.replace("*", ":splat")} 200`);
   }
-  const headers = headerBlocks.map(([url, rules]) => `${url}\n${rules.map(([name, value]) => `  ${name}: ${value}`).join("\n")}`).join("\n");
+  const headers = headerBlocks
+    .map(([url, rules]) => `${url}\n${rules.map(([name, value]) => `  ${name}: ${value}`).join("\n")}`)
+    .join("\n");
   return { headers: `${headers}\n`, redirects: `${redirects.join("\n")}\n` };
 }

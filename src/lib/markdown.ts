@@ -53,6 +53,8 @@ function textOf(node: RootContent): string {
 
 /** The first paragraph's plain text, for summaries. */
 export function firstParagraph(markdown: string): string {
-  const paragraph = markdown.split(/\n\s*\n/).find((block) => block.trim() && !/^\s*(#|```|\||-|\*|>|\d+\.)/.test(block));
+  const paragraph = markdown
+    .split(/\n\s*\n/)
+    .find((block) => block.trim() && !/^\s*(#|```|\||-|\*|>|\d+\.)/.test(block));
   return (paragraph ?? "").replace(/\s+/g, " ").trim();
 }

@@ -15,5 +15,10 @@ declare const __BUILD_CONTEXT__: InjectedBuildContext;
 /** The content and public URLs for the page being built. */
 export function pageContext(): BuildContext {
   const injected = __BUILD_CONTEXT__;
-  return { content: getContent(injected.contentRoot), siteUrl: injected.siteUrl, docsUrl: injected.docsUrl, builtAt: injected.builtAt };
+  return {
+    content: getContent(injected.contentRoot),
+    siteUrl: injected.siteUrl,
+    docsUrl: injected.docsUrl,
+    builtAt: injected.builtAt,
+  };
 }

@@ -16,7 +16,9 @@ export interface FieldError {
   message: string;
 }
 
-export type FormResult<T> = { ok: true; value: T } | { ok: false; status: number; message: string; errors: FieldError[] };
+export type FormResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: number; message: string; errors: FieldError[] };
 
 export interface PageServices {
   config(): Promise<PublicConfig>;

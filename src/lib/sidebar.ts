@@ -37,7 +37,10 @@ function computeOrder(docs: readonly DocEntry[]): DocEntry[] {
   };
   const sortKey = (doc: DocEntry) => {
     const segments = doc.path.split("/");
-    return segments.map((segment, index) => ({ position: positionOf(segments.slice(0, index + 1).join("/")), segment }));
+    return segments.map((segment, index) => ({
+      position: positionOf(segments.slice(0, index + 1).join("/")),
+      segment,
+    }));
   };
   const keys = new Map(docs.map((doc) => [doc, sortKey(doc)]));
   return [...docs].sort((a, b) => {

@@ -4,7 +4,12 @@ const UrlSchema = z.url({ protocol: /^https?$/ }).transform((value) => value.rep
 
 export const SiteUrlEnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
-  PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a port number (0-65535)").min(0).max(65_535).default(4321),
+  PORT: z.coerce
+    .number({ error: "must be a port number (0-65535)" })
+    .int("must be a port number (0-65535)")
+    .min(0)
+    .max(65_535)
+    .default(4321),
   SITE_URL: UrlSchema.optional(),
   DOCS_URL: UrlSchema.optional(),
 });

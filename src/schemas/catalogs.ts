@@ -1,9 +1,18 @@
 import { z } from "zod";
 
-const ServiceRefSchema = z.strictObject({ name: z.string(), identifier: z.string(), version: z.string(), url: z.string() });
+const ServiceRefSchema = z.strictObject({
+  name: z.string(),
+  identifier: z.string(),
+  version: z.string(),
+  url: z.string(),
+});
 
 /** A link target in an RFC 9264 linkset. */
-export const LinkTargetSchema = z.strictObject({ href: z.string(), type: z.string().optional(), title: z.string().optional() });
+export const LinkTargetSchema = z.strictObject({
+  href: z.string(),
+  type: z.string().optional(),
+  title: z.string().optional(),
+});
 
 /** `/.well-known/api-catalog`: RFC 9727 catalog as RFC 9264 Linkset JSON; every member but `anchor` is a relation. */
 export const ApiCatalogSchema = z.strictObject({
@@ -29,7 +38,11 @@ export const AiCatalogEntrySchema = z.strictObject({
 /** `/.well-known/ai-catalog.json` and `/.well-known/ard.json` (AI Catalog 1.0 / ARD v0.91): the same bytes at both. */
 export const AiCatalogSchema = z.strictObject({
   specVersion: z.literal("1.0"),
-  host: z.strictObject({ displayName: z.string(), identifier: z.string().regex(new RegExp(AIR_URN_PATTERN)), documentationUrl: z.string() }),
+  host: z.strictObject({
+    displayName: z.string(),
+    identifier: z.string().regex(new RegExp(AIR_URN_PATTERN)),
+    documentationUrl: z.string(),
+  }),
   entries: z.array(AiCatalogEntrySchema).min(1),
 });
 
@@ -40,5 +53,7 @@ export const ApiRootSchema = z.strictObject({
   capabilities: z.string(),
   api_catalog: z.string(),
   openapi: z.string().optional(),
-  operations: z.array(z.strictObject({ id: z.string(), method: z.enum(["GET", "POST"]), path: z.string(), summary: z.string() })),
+  operations: z.array(
+    z.strictObject({ id: z.string(), method: z.enum(["GET", "POST"]), path: z.string(), summary: z.string() }),
+  ),
 });

@@ -8,10 +8,13 @@ import { z } from "zod";
 export function text(min: number, max: number) {
   return z
     .string()
-    .refine((value) => {
-      const length = codePointLength(value);
-      return length >= min && length <= max;
-    }, min === max ? `must be exactly ${min} characters` : `must be ${min} to ${max} characters long`)
+    .refine(
+      (value) => {
+        const length = codePointLength(value);
+        return length >= min && length <= max;
+      },
+      min === max ? `must be exactly ${min} characters` : `must be ${min} to ${max} characters long`,
+    )
     .meta({ minLength: min, maxLength: max });
 }
 
@@ -63,7 +66,10 @@ export const HttpUrlSchema = z.url({ protocol: /^https?$/, error: "must be an ab
 /** Minor currency units (cents) and a lower-case ISO 4217 code, as the payment provider expects them. */
 export const MoneySchema = z.strictObject({
   /** Amount in the currency's minor unit (e.g. cents). */
-  amount: z.int("must be a whole number of minor units").min(0, "must not be negative").max(99_999_999, "must be at most 99999999"),
+  amount: z
+    .int("must be a whole number of minor units")
+    .min(0, "must not be negative")
+    .max(99_999_999, "must be at most 99999999"),
   /** ISO 4217 code in lower case, e.g. `eur`. */
   currency: z.string().regex(/^[a-z]{3}$/, "must be a lower-case ISO 4217 code such as eur"),
 });
@@ -76,9 +82,16 @@ export type Money = z.infer<typeof MoneySchema>;
  */
 export function boundedArray<T extends z.ZodType>(item: T, min: number, max: number, noun: string) {
   const bounds = min > 0 ? `${min} to ${max}` : `at most ${max}`;
-  return z
-    .array(item)
-    // `when` makes it run even after an item failed, so it must not assume an array (the type check may have failed too).
-    .check(z.refine((items: unknown) => !Array.isArray(items) || (items.length >= min && items.length <= max), { message: `must list ${bounds} ${noun}`, when: () => true }))
-    .meta(min > 0 ? { minItems: min, maxItems: max } : { maxItems: max });
+  return (
+    z
+      .array(item)
+      // `when` makes it run even after an item failed, so it must not assume an array (the type check may have failed too).
+      .check(
+        z.refine((items: unknown) => !Array.isArray(items) || (items.length >= min && items.length <= max), {
+          message: `must list ${bounds} ${noun}`,
+          when: () => true,
+        }),
+      )
+      .meta(min > 0 ? { minItems: min, maxItems: max } : { maxItems: max })
+  );
 }

@@ -3,7 +3,12 @@ import { DateSchema, MoneySchema, TimestampSchema } from "./common.ts";
 import { PlacementSchema } from "./policy.ts";
 import { RoadmapStateSchema } from "./roadmap.ts";
 
-const ServiceRefSchema = z.strictObject({ name: z.string(), identifier: z.string(), version: z.string(), url: z.string() });
+const ServiceRefSchema = z.strictObject({
+  name: z.string(),
+  identifier: z.string(),
+  version: z.string(),
+  url: z.string(),
+});
 
 export const AuthenticationSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("none") }),
@@ -55,11 +60,29 @@ export const PricingDocumentSchema = z.strictObject({
   $schema: z.string(),
   service: ServiceRefSchema,
   plans: z.array(
-    z.strictObject({ id: z.string(), title: z.string(), description: z.string(), price: MoneySchema.nullable(), credits: z.int().nullable() }),
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      description: z.string(),
+      price: MoneySchema.nullable(),
+      credits: z.int().nullable(),
+    }),
   ),
-  checks: z.strictObject({ free_checks_per_day: z.int(), unlock: MoneySchema, checkout: z.string().nullable(), redeem: z.string().nullable() }),
+  checks: z.strictObject({
+    free_checks_per_day: z.int(),
+    unlock: MoneySchema,
+    checkout: z.string().nullable(),
+    redeem: z.string().nullable(),
+  }),
   store: z.array(
-    z.strictObject({ id: z.string(), title: z.string(), kind: z.enum(["item", "fee"]), price: MoneySchema, on_sale: z.boolean(), checkout: z.string().nullable() }),
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      kind: z.enum(["item", "fee"]),
+      price: MoneySchema,
+      on_sale: z.boolean(),
+      checkout: z.string().nullable(),
+    }),
   ),
 });
 
@@ -68,7 +91,15 @@ export const TermsDocumentSchema = z.strictObject({
   service: ServiceRefSchema,
   consent: z.strictObject({ privacy_version: z.string(), legend_terms_version: z.string() }),
   policies: z.array(
-    z.strictObject({ slug: z.string(), title: z.string(), version: z.string(), effective_at: DateSchema, placements: z.array(PlacementSchema), url: z.string(), json: z.string() }),
+    z.strictObject({
+      slug: z.string(),
+      title: z.string(),
+      version: z.string(),
+      effective_at: DateSchema,
+      placements: z.array(PlacementSchema),
+      url: z.string(),
+      json: z.string(),
+    }),
   ),
   contact: z.strictObject({ email: z.string(), security: z.string() }),
 });
@@ -79,7 +110,13 @@ export const RoadmapDocumentSchema = z.strictObject({
   updated_at: DateSchema,
   states: z.array(RoadmapStateSchema),
   items: z.array(
-    z.strictObject({ id: z.string(), title: z.string(), description: z.string(), state: RoadmapStateSchema, target_date: DateSchema.optional() }),
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      description: z.string(),
+      state: RoadmapStateSchema,
+      target_date: DateSchema.optional(),
+    }),
   ),
 });
 
@@ -97,9 +134,22 @@ export const AgentsDocumentSchema = z.strictObject({
   scopes: z.array(z.strictObject({ name: z.string(), description: z.string(), operations: z.array(z.string()) })),
   tools: z.strictObject({
     openapi: z.string().nullable(),
-    mcp: z.strictObject({ endpoint: z.string(), transport: z.literal("streamable-http"), server_card: z.string().nullable() }).nullable(),
+    mcp: z
+      .strictObject({
+        endpoint: z.string(),
+        transport: z.literal("streamable-http"),
+        server_card: z.string().nullable(),
+      })
+      .nullable(),
     skills: z.string().nullable(),
     capabilities: z.string(),
   }),
-  endpoints: z.array(z.strictObject({ operation: z.string(), method: z.string(), url: z.string(), authentication: AuthenticationSchema })),
+  endpoints: z.array(
+    z.strictObject({
+      operation: z.string(),
+      method: z.string(),
+      url: z.string(),
+      authentication: AuthenticationSchema,
+    }),
+  ),
 });

@@ -19,8 +19,16 @@ const JsonRpcErrorSchema = z.strictObject({ code: z.int(), message: z.string(), 
 /** `200` from `/mcp`: the JSON-RPC response to the request (errors in the protocol are JSON-RPC errors, not HTTP ones). */
 export const McpResponseSchema = z
   .union([
-    z.strictObject({ jsonrpc: z.literal("2.0"), id: z.union([z.string(), z.int()]), result: z.record(z.string(), z.unknown()) }),
-    z.strictObject({ jsonrpc: z.literal("2.0"), id: z.union([z.string(), z.int(), z.null()]), error: JsonRpcErrorSchema }),
+    z.strictObject({
+      jsonrpc: z.literal("2.0"),
+      id: z.union([z.string(), z.int()]),
+      result: z.record(z.string(), z.unknown()),
+    }),
+    z.strictObject({
+      jsonrpc: z.literal("2.0"),
+      id: z.union([z.string(), z.int(), z.null()]),
+      error: JsonRpcErrorSchema,
+    }),
   ])
   .meta({ title: "MCP JSON-RPC response" });
 
@@ -70,12 +78,24 @@ export const MCP_SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/sc
 export const McpServerCardSchema = z.strictObject({
   $schema: z.literal(MCP_SERVER_CARD_SCHEMA),
   /** Reverse-DNS with exactly one `/` (content/service.yaml `identifier`). */
-  name: z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
+  name: z
+    .string()
+    .min(3)
+    .max(200)
+    .regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
   version: z.string().min(1).max(255),
   description: z.string().min(1).max(100),
   title: z.string().min(1).max(100),
   websiteUrl: z.string(),
-  remotes: z.array(z.strictObject({ type: z.literal("streamable-http"), url: z.string(), supportedProtocolVersions: z.array(z.string()).min(1) })).min(1),
+  remotes: z
+    .array(
+      z.strictObject({
+        type: z.literal("streamable-http"),
+        url: z.string(),
+        supportedProtocolVersions: z.array(z.string()).min(1),
+      }),
+    )
+    .min(1),
   serverInfo: z.strictObject({ name: z.string(), title: z.string(), version: z.string() }),
   endpoint: z.string(),
   protocolVersion: z.string(),

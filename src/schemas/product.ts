@@ -6,7 +6,10 @@ export const PrivateFilePathSchema = z
   .string()
   .max(200)
   // Every segment starts with a letter or digit, so `.` and `..` can never appear.
-  .regex(/^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/, "must be a relative path of lower-case names, without ..");
+  .regex(
+    /^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/,
+    "must be a relative path of lower-case names, without ..",
+  );
 
 /** Frontmatter of `content/products/<id>.md`; the id is the file name. */
 export const ProductFrontmatterSchema = z
@@ -28,7 +31,10 @@ export const ProductFrontmatterSchema = z
     /** For items: the file under the private files directory that buyers download. */
     file: PrivateFilePathSchema.optional(),
     /** The file's media type, e.g. `application/pdf`. */
-    file_type: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/).optional(),
+    file_type: z
+      .string()
+      .regex(/^[a-z]+\/[a-z0-9.+-]+$/)
+      .optional(),
     /** How long downloads stay available after purchase. */
     entitlement_days: z.int().min(1).max(3650),
     /** Position in the category listing. */

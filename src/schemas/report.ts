@@ -13,7 +13,15 @@ export type Severity = z.infer<typeof SeveritySchema>;
 export const ProfileSchema = z.enum(["content", "docs", "api", "agent", "commerce"]);
 export type Profile = z.infer<typeof ProfileSchema>;
 
-export const CheckCategorySchema = z.enum(["reachability", "discovery", "content", "bot-policy", "capabilities", "api-hygiene", "commerce"]);
+export const CheckCategorySchema = z.enum([
+  "reachability",
+  "discovery",
+  "content",
+  "bot-policy",
+  "capabilities",
+  "api-hygiene",
+  "commerce",
+]);
 export type CheckCategory = z.infer<typeof CheckCategorySchema>;
 
 /** Stable check ids such as `http.home-200` or `wk.consistency`. */

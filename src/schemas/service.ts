@@ -32,7 +32,9 @@ export const PricingFileSchema = z.strictObject({
     unlock: MoneySchema,
     /** Prepaid packs of credits; one credit unlocks one report. */
     packs: z
-      .array(z.strictObject({ id: SlugSchema, title: text(1, 80), credits: z.int().min(1).max(10_000), price: MoneySchema }))
+      .array(
+        z.strictObject({ id: SlugSchema, title: text(1, 80), credits: z.int().min(1).max(10_000), price: MoneySchema }),
+      )
       .max(10),
   }),
 });

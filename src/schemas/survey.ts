@@ -21,7 +21,13 @@ export const SurveyQuestionSchema = z.discriminatedUnion("type", [
     max_choices: z.int().min(1).max(30).optional(),
   }),
   z.strictObject({ ...QuestionBase, type: z.literal("text"), max_length: z.int().min(1).max(5000) }),
-  z.strictObject({ ...QuestionBase, type: z.literal("scale"), min: z.int(), max: z.int(), labels: z.strictObject({ min: z.string(), max: z.string() }).optional() }),
+  z.strictObject({
+    ...QuestionBase,
+    type: z.literal("scale"),
+    min: z.int(),
+    max: z.int(),
+    labels: z.strictObject({ min: z.string(), max: z.string() }).optional(),
+  }),
   z.strictObject({ ...QuestionBase, type: z.literal("boolean") }),
 ]);
 export type SurveyQuestion = z.infer<typeof SurveyQuestionSchema>;

@@ -7,13 +7,22 @@ import { createLogger } from "../../api/log.ts";
 
 function capture() {
   const written: string[] = [];
-  const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => { written.push(chunk.toString()); done(); } });
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      written.push(chunk.toString());
+      done();
+    },
+  });
   return { written, log: createLogger("debug", sink) };
 }
 
 describe("the request line", () => {
   it("is exactly the line pino writes for the same fields, also for paths that need escaping", () => {
-    const paths = ["/api/v1/agents/me", '/api/v1/odd"path\\with\u0001control\u2028and ünïcode', "/api/v1/downloads/secret-token?x=1"];
+    const paths = [
+      "/api/v1/agents/me",
+      '/api/v1/odd"path\\with\u0001control\u2028and ünïcode',
+      "/api/v1/downloads/secret-token?x=1",
+    ];
     for (const path of paths) {
       const hand = capture();
       const byPino = capture();
@@ -29,9 +38,23 @@ describe("the request line", () => {
 
   it("keeps capability secrets out and respects the level", () => {
     const { written, log } = capture();
-    logRequestLine(log, "info", { requestId: "req-12345678", method: "GET", path: "/api/v1/downloads/very-secret-value", status: 410, ms: 0 });
+    logRequestLine(log, "info", {
+      requestId: "req-12345678",
+      method: "GET",
+      path: "/api/v1/downloads/very-secret-value",
+      status: 410,
+      ms: 0,
+    });
     expect(written.join("")).not.toContain("very-secret-value");
-    const quiet = createLogger("warn", new Writable({ write: (_chunk, _encoding, done) => { written.push("unexpected"); done(); } }));
+    const quiet = createLogger(
+      "warn",
+      new Writable({
+        write: (_chunk, _encoding, done) => {
+          written.push("unexpected");
+          done();
+        },
+      }),
+    );
     logRequestLine(quiet, "info", { requestId: "req-12345678", method: "GET", path: "/", status: 200, ms: 0 });
     expect(written).not.toContain("unexpected");
   });
@@ -55,8 +78,15 @@ describe("standard output written once per turn", () => {
         process.exit(0);
       });
     `;
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd() });
-    const indexes = stdout.trim().split("\n").map((line) => (JSON.parse(line) as { index: number }).index);
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: process.cwd() },
+    );
+    const indexes = stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { index: number }).index);
     expect(indexes).toEqual(Array.from({ length: 100 }, (_, index) => index));
     expect(stderr).toBe("2");
   });

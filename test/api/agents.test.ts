@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setSwitch } from "../../api/db/switches.ts";
 import { revokeToken, setTrust } from "../../api/db/agents.ts";
+import { setSwitch } from "../../api/db/switches.ts";
 import { countRows } from "../../api/db/waitlists.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { bearer, expectProblem, registerAgent, validEntry } from "../helpers/agents.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { validateAgainstPublishedSchema } from "../helpers/site.ts";
 
 let t: TestApp;
@@ -14,17 +14,31 @@ afterAll(() => t.close());
 
 describe("POST /api/v1/agents/register", () => {
   it("answers 201 with a token shown once, default scopes and unverified trust", async () => {
-    const response = await t.send("POST", "/api/v1/agents/register", { agent_name: "Scout", agent_type: "assistant", operator_type: "company", principal_contact: "ops@example.com" }, { "x-forwarded-for": "203.0.113.1" });
+    const response = await t.send(
+      "POST",
+      "/api/v1/agents/register",
+      { agent_name: "Scout", agent_type: "assistant", operator_type: "company", principal_contact: "ops@example.com" },
+      { "x-forwarded-for": "203.0.113.1" },
+    );
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(validateAgainstPublishedSchema("agent-registered", body)).toEqual([]);
-    expect(body).toMatchObject({ token_type: "Bearer", scopes: ["waitlist:write", "survey:write"], trust: "unverified" });
+    expect(body).toMatchObject({
+      token_type: "Bearer",
+      scopes: ["waitlist:write", "survey:write"],
+      trust: "unverified",
+    });
     expect(response.headers.get("ratelimit-policy")).toBe('"agent-register";q=10;w=3600');
     expect(response.headers.get("cache-control")).toBe("no-store");
   });
 
   it("answers 422 listing every violation, unknown properties included", async () => {
-    const response = await t.send("POST", "/api/v1/agents/register", { agent_name: "", operator_type: "robot", token: "please" }, { "x-forwarded-for": "203.0.113.2" });
+    const response = await t.send(
+      "POST",
+      "/api/v1/agents/register",
+      { agent_name: "", operator_type: "robot", token: "please" },
+      { "x-forwarded-for": "203.0.113.2" },
+    );
     const problem = await expectProblem(response, 422, "validation-failed");
     expect(problem.errors).toEqual([
       { pointer: "#/agent_name", detail: "must be 1 to 200 characters long" },
@@ -35,16 +49,32 @@ describe("POST /api/v1/agents/register", () => {
   });
 
   it("answers 400 to malformed JSON, 415 to another content type and 413 over the body limit", async () => {
-    await expectProblem(await t.send("POST", "/api/v1/agents/register", '{"agent_name": "x",', { "x-forwarded-for": "203.0.113.3" }), 400, "malformed-json");
-    await expectProblem(await t.send("POST", "/api/v1/agents/register", "agent_name=x", { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "203.0.113.3" }), 415, "unsupported-media-type");
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/register", '{"agent_name": "x",', { "x-forwarded-for": "203.0.113.3" }),
+      400,
+      "malformed-json",
+    );
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/register", "agent_name=x", {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-forwarded-for": "203.0.113.3",
+      }),
+      415,
+      "unsupported-media-type",
+    );
     const huge = JSON.stringify({ agent_name: "x".repeat(70_000), agent_type: "a", operator_type: "company" });
-    await expectProblem(await t.send("POST", "/api/v1/agents/register", huge, { "x-forwarded-for": "203.0.113.3" }), 413, "payload-too-large");
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/register", huge, { "x-forwarded-for": "203.0.113.3" }),
+      413,
+      "payload-too-large",
+    );
   });
 
   it("answers 429 with Retry-After once an address has registered ten times in an hour", async () => {
     const from = { "x-forwarded-for": "203.0.113.50" };
     const body = { agent_name: "Bulk", agent_type: "bot", operator_type: "individual" };
-    for (let index = 0; index < 10; index++) expect((await t.send("POST", "/api/v1/agents/register", body, from)).status).toBe(201);
+    for (let index = 0; index < 10; index++)
+      expect((await t.send("POST", "/api/v1/agents/register", body, from)).status).toBe(201);
     const refused = await t.send("POST", "/api/v1/agents/register", body, from);
     await expectProblem(refused, 429, "rate-limited");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
@@ -59,7 +89,11 @@ describe("POST /api/v1/agents/waitlist", () => {
     expect(first.status).toBe(201);
     expect(validateAgainstPublishedSchema("agent-waitlist-received", await first.json())).toEqual([]);
     expect(first.headers.get("ratelimit-policy")).toBe('"agent-writes";q=30;w=60');
-    await expectProblem(await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token)), 409, "already-joined");
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token)),
+      409,
+      "already-joined",
+    );
   });
 
   it("answers 401 with a bare challenge without a token, and invalid_token with a bad one", async () => {
@@ -75,12 +109,25 @@ describe("POST /api/v1/agents/waitlist", () => {
 
   it("answers 401 to a revoked token and to a suspended agent", async () => {
     const revoked = await registerAgent(t);
-    const [tokenRow] = (await t.services.database.client.execute({ sql: "SELECT id FROM agent_tokens WHERE agent_id = ?", args: [revoked.agent_id] })).rows;
+    const [tokenRow] = (
+      await t.services.database.client.execute({
+        sql: "SELECT id FROM agent_tokens WHERE agent_id = ?",
+        args: [revoked.agent_id],
+      })
+    ).rows;
     await revokeToken(t.services.database.client, String(tokenRow?.id), new Date().toISOString());
-    await expectProblem(await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(revoked.token)), 401, "unauthorized");
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(revoked.token)),
+      401,
+      "unauthorized",
+    );
     const suspended = await registerAgent(t);
     await setTrust(t.services.database.client, suspended.agent_id, "suspended");
-    await expectProblem(await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(suspended.token)), 401, "unauthorized");
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(suspended.token)),
+      401,
+      "unauthorized",
+    );
   });
 
   it("answers 403 naming the scope to a token without waitlist:write", async () => {
@@ -88,38 +135,77 @@ describe("POST /api/v1/agents/waitlist", () => {
     const { token } = await t.services.agents.issueToken(agent_id, ["survey:write"], "survey only");
     const response = await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token));
     await expectProblem(response, 403, "insufficient-scope");
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="agents", error="insufficient_scope", scope="waitlist:write"');
+    expect(response.headers.get("www-authenticate")).toBe(
+      'Bearer realm="agents", error="insufficient_scope", scope="waitlist:write"',
+    );
   });
 
   it("answers 422 to an old consent version, pointing at it", async () => {
     const { token } = await registerAgent(t);
-    const problem = await expectProblem(await t.send("POST", "/api/v1/agents/waitlist", { ...validEntry, consent_version: "privacy-2026-09-15" }, bearer(token)), 422, "validation-failed");
-    expect(problem.errors).toEqual([{ pointer: "#/consent_version", detail: expect.stringContaining("privacy-2026-11-01") }]);
+    const problem = await expectProblem(
+      await t.send(
+        "POST",
+        "/api/v1/agents/waitlist",
+        { ...validEntry, consent_version: "privacy-2026-09-15" },
+        bearer(token),
+      ),
+      422,
+      "validation-failed",
+    );
+    expect(problem.errors).toEqual([
+      { pointer: "#/consent_version", detail: expect.stringContaining("privacy-2026-11-01") },
+    ]);
   });
 
   it("answers 422 pointing at each bad item, e.g. the 21st use case and a fifth capability", async () => {
     const { token } = await registerAgent(t);
-    const body = { ...validEntry, use_cases: Array.from({ length: 21 }, (_, index) => `case ${index}`), capabilities: ["read", "write", "deploy", "pay", "fly"], tools_used: ["", "ok"], extra: 1 };
-    const problem = await expectProblem(await t.send("POST", "/api/v1/agents/waitlist", body, bearer(token)), 422, "validation-failed");
-    expect((problem.errors as { pointer: string }[]).map((error) => error.pointer).sort()).toEqual(["#/use_cases", "#/capabilities/4", "#/capabilities", "#/tools_used/0", "#/extra"].sort());
+    const body = {
+      ...validEntry,
+      use_cases: Array.from({ length: 21 }, (_, index) => `case ${index}`),
+      capabilities: ["read", "write", "deploy", "pay", "fly"],
+      tools_used: ["", "ok"],
+      extra: 1,
+    };
+    const problem = await expectProblem(
+      await t.send("POST", "/api/v1/agents/waitlist", body, bearer(token)),
+      422,
+      "validation-failed",
+    );
+    expect((problem.errors as { pointer: string }[]).map((error) => error.pointer).sort()).toEqual(
+      ["#/use_cases", "#/capabilities/4", "#/capabilities", "#/tools_used/0", "#/extra"].sort(),
+    );
   });
 
   it("answers 429 per token after 30 writes a minute", async () => {
     const { token } = await registerAgent(t);
     const bad = { ...validEntry, agent_name: "" };
-    for (let index = 0; index < 30; index++) expect((await t.send("POST", "/api/v1/agents/waitlist", bad, bearer(token))).status).toBe(422);
-    await expectProblem(await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token)), 429, "rate-limited");
+    for (let index = 0; index < 30; index++)
+      expect((await t.send("POST", "/api/v1/agents/waitlist", bad, bearer(token))).status).toBe(422);
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token)),
+      429,
+      "rate-limited",
+    );
     const other = await registerAgent(t);
     expect((await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(other.token))).status).toBe(201);
   });
 
   it("lets exactly one of 50 simultaneous entries from one agent through, and stores one row", async () => {
     const { token, agent_id } = await registerAgent(t);
-    const statuses = await Promise.all(Array.from({ length: 50 }, () => t.send("POST", "/api/v1/agents/waitlist", validEntry, { ...bearer(token), "x-forwarded-for": "192.0.2.77" }).then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t
+          .send("POST", "/api/v1/agents/waitlist", validEntry, { ...bearer(token), "x-forwarded-for": "192.0.2.77" })
+          .then((response) => response.status),
+      ),
+    );
     // 30 writes a minute per token: the rest are refused before they reach the list.
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status !== 201).every((status) => status === 409 || status === 429)).toBe(true);
-    const rows = await t.services.database.client.execute({ sql: "SELECT COUNT(*) AS n FROM agent_waitlist_entries WHERE agent_id = ?", args: [agent_id] });
+    const rows = await t.services.database.client.execute({
+      sql: "SELECT COUNT(*) AS n FROM agent_waitlist_entries WHERE agent_id = ?",
+      args: [agent_id],
+    });
     expect(Number(rows.rows[0]?.n)).toBe(1);
   });
 
@@ -143,12 +229,25 @@ describe("POST /api/v1/agents/survey", () => {
     const first = await t.send("POST", "/api/v1/agents/survey", survey(answers), bearer(token));
     expect(first.status).toBe(201);
     expect(validateAgainstPublishedSchema("agent-survey-received", await first.json())).toEqual([]);
-    await expectProblem(await t.send("POST", "/api/v1/agents/survey", survey(answers), bearer(token)), 409, "already-answered");
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/survey", survey(answers), bearer(token)),
+      409,
+      "already-answered",
+    );
   });
 
   it("answers 422 to answers the survey does not allow, and to another survey version", async () => {
     const { token } = await registerAgent(t);
-    const problem = await expectProblem(await t.send("POST", "/api/v1/agents/survey", { survey_version: "agent-survey-2020-01-01", answers: { no_such_question: 1 } }, bearer(token)), 422, "validation-failed");
+    const problem = await expectProblem(
+      await t.send(
+        "POST",
+        "/api/v1/agents/survey",
+        { survey_version: "agent-survey-2020-01-01", answers: { no_such_question: 1 } },
+        bearer(token),
+      ),
+      422,
+      "validation-failed",
+    );
     const pointers = (problem.errors as { pointer: string }[]).map((error) => error.pointer);
     expect(pointers).toContain("#/survey_version");
     expect(pointers).toContain("#/answers/no_such_question");
@@ -158,7 +257,11 @@ describe("POST /api/v1/agents/survey", () => {
     await expectProblem(await t.send("POST", "/api/v1/agents/survey", survey({})), 401, "unauthorized");
     const { agent_id } = await registerAgent(t);
     const { token } = await t.services.agents.issueToken(agent_id, ["waitlist:write"], null);
-    await expectProblem(await t.send("POST", "/api/v1/agents/survey", survey(await validSurveyAnswers()), bearer(token)), 403, "insufficient-scope");
+    await expectProblem(
+      await t.send("POST", "/api/v1/agents/survey", survey(await validSurveyAnswers()), bearer(token)),
+      403,
+      "insufficient-scope",
+    );
   });
 
   async function validSurveyAnswers(): Promise<Record<string, unknown>> {
@@ -179,9 +282,15 @@ describe("GET /api/v1/agents/me", () => {
     const { token } = await registerAgent(t);
     const before = await (await t.send("GET", "/api/v1/agents/me", undefined, bearer(token))).json();
     expect(validateAgainstPublishedSchema("agent-standing", before)).toEqual([]);
-    expect(before).toMatchObject({ trust: "unverified", waitlist: { joined: false, joined_at: null }, survey: { answered: false } });
+    expect(before).toMatchObject({
+      trust: "unverified",
+      waitlist: { joined: false, joined_at: null },
+      survey: { answered: false },
+    });
     await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token));
-    const after = (await (await t.send("GET", "/api/v1/agents/me", undefined, bearer(token))).json()) as { waitlist: { joined: boolean; joined_at: string } };
+    const after = (await (await t.send("GET", "/api/v1/agents/me", undefined, bearer(token))).json()) as {
+      waitlist: { joined: boolean; joined_at: string };
+    };
     expect(after.waitlist.joined).toBe(true);
     expect(Date.parse(after.waitlist.joined_at)).toBeGreaterThan(0);
   });
@@ -191,7 +300,9 @@ describe("GET /api/v1/agents/me", () => {
   });
 
   it("keeps the table's one-row-per-agent promise across every test above", async () => {
-    const rows = await t.services.database.client.execute("SELECT agent_id, COUNT(*) AS n FROM agent_waitlist_entries GROUP BY agent_id HAVING n > 1");
+    const rows = await t.services.database.client.execute(
+      "SELECT agent_id, COUNT(*) AS n FROM agent_waitlist_entries GROUP BY agent_id HAVING n > 1",
+    );
     expect(rows.rows).toEqual([]);
     expect(await countRows(t.services.database.client, "agent_waitlist_entries")).toBeGreaterThan(3);
   });
@@ -200,12 +311,22 @@ describe("GET /api/v1/agents/me", () => {
 describe("reading the agent API from another origin", () => {
   it("lets a page elsewhere read every answer the preflight lets it ask for, once per header", async () => {
     const origin = { origin: "https://agent.example" };
-    const registered = await t.send("POST", "/api/v1/agents/register", { agent_name: "Cross", agent_type: "assistant", operator_type: "company" }, { ...origin, "x-forwarded-for": "203.0.113.90" });
+    const registered = await t.send(
+      "POST",
+      "/api/v1/agents/register",
+      { agent_name: "Cross", agent_type: "assistant", operator_type: "company" },
+      { ...origin, "x-forwarded-for": "203.0.113.90" },
+    );
     const { token } = (await registered.clone().json()) as { token: string };
     const answers = [
       registered,
       await t.send("GET", "/api/v1/agents/me", undefined, { ...origin, ...bearer(token) }),
-      await t.send("POST", "/api/v1/agents/waitlist", { ...validEntry, agent_name: 3 }, { ...origin, ...bearer(token) }),
+      await t.send(
+        "POST",
+        "/api/v1/agents/waitlist",
+        { ...validEntry, agent_name: 3 },
+        { ...origin, ...bearer(token) },
+      ),
       await t.send("GET", "/api/v1/agents/me", undefined, origin),
       await t.send("GET", "/status.json", undefined, origin),
     ];

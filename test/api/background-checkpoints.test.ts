@@ -23,7 +23,11 @@ async function openDatabase(checkpointEveryMs?: number): Promise<{ database: Dat
 /** About 8 MB of rows in many small commits: well past SQLite's own 1,000-page checkpoint. */
 async function writeRows(database: Database): Promise<void> {
   const body = "x".repeat(4_000);
-  await Promise.all(Array.from({ length: 2_000 }, (_, index) => database.client.execute({ sql: "INSERT INTO notes (id, body) VALUES (?, ?)", args: [index, body] })));
+  await Promise.all(
+    Array.from({ length: 2_000 }, (_, index) =>
+      database.client.execute({ sql: "INSERT INTO notes (id, body) VALUES (?, ?)", args: [index, body] }),
+    ),
+  );
 }
 
 async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {

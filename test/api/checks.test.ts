@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setSwitch } from "../../api/db/switches.ts";
-import { findReport } from "../../api/db/reports.ts";
 import { creditLedger, findCreditCode } from "../../api/db/credits.ts";
+import { findReport } from "../../api/db/reports.ts";
+import { setSwitch } from "../../api/db/switches.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectProblem } from "../helpers/agents.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { copyReport } from "../helpers/reports.ts";
 import { validateAgainstPublishedSchema } from "../helpers/site.ts";
 
@@ -21,7 +21,8 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { CHECKS_ALLOWED_TARGETS: site.hostPort },
     // "private.example" stands for a public-looking name whose DNS answer is private.
-    checkerLookup: async (hostname) => (hostname === "private.example" ? [{ address: "10.1.2.3", family: 4 }] : [{ address: "93.184.215.14", family: 4 }]),
+    checkerLookup: async (hostname) =>
+      hostname === "private.example" ? [{ address: "10.1.2.3", family: 4 }] : [{ address: "93.184.215.14", family: 4 }],
   });
 });
 afterAll(async () => {
@@ -33,7 +34,10 @@ describe("POST /api/v1/checks", () => {
   it("runs a check and answers the locked summary with how to unlock it", async () => {
     const response = await runCheck({ domain: site.origin });
     expect(response.status).toBe(200);
-    const report = (await response.json()) as Record<string, unknown> & { unlock: { redeem: string | null; checkout: string | null }; score: { percent: number } };
+    const report = (await response.json()) as Record<string, unknown> & {
+      unlock: { redeem: string | null; checkout: string | null };
+      score: { percent: number };
+    };
     expect(validateAgainstPublishedSchema("check-report", report)).toEqual([]);
     expect(report).toMatchObject({ locked: true, unlocked_at: null, target: { origin: site.origin } });
     expect(report).not.toHaveProperty("details");
@@ -66,8 +70,16 @@ describe("POST /api/v1/checks", () => {
   });
 
   it("answers 422 to a body that does not match check-input", async () => {
-    const problem = await expectProblem(await runCheck({ domain: "", profile: "everything", price: 0 }), 422, "validation-failed");
-    expect((problem.errors as { pointer: string }[]).map((error) => error.pointer).sort()).toEqual(["#/domain", "#/price", "#/profile"]);
+    const problem = await expectProblem(
+      await runCheck({ domain: "", profile: "everything", price: 0 }),
+      422,
+      "validation-failed",
+    );
+    expect((problem.errors as { pointer: string }[]).map((error) => error.pointer).sort()).toEqual([
+      "#/domain",
+      "#/price",
+      "#/profile",
+    ]);
   });
 
   it("answers 429 after ten checks a minute from one address", async () => {
@@ -113,46 +125,97 @@ describe("POST /api/v1/checks/{id}/redeem", () => {
     const body = await response.json();
     expect(validateAgainstPublishedSchema("check-redeemed", body)).toEqual([]);
     expect(body).toEqual({ id, unlocked: true, credits_remaining: 2 });
-    const report = (await (await t.send("GET", `/api/v1/checks/${id}`)).json()) as { locked: boolean; details: { prompt: string }[]; unlock: unknown };
+    const report = (await (await t.send("GET", `/api/v1/checks/${id}`)).json()) as {
+      locked: boolean;
+      details: { prompt: string }[];
+      unlock: unknown;
+    };
     expect(report.locked).toBe(false);
     expect(report.unlock).toBeNull();
     expect(report.details.length).toBeGreaterThan(30);
-    expect(await (await t.send("GET", `/api/v1/checks/${id}`, undefined, { accept: "text/markdown" })).text()).not.toContain("## Unlock the fixes");
-    await expectProblem(await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: issued?.code }, from()), 409, "already-unlocked");
+    expect(
+      await (await t.send("GET", `/api/v1/checks/${id}`, undefined, { accept: "text/markdown" })).text(),
+    ).not.toContain("## Unlock the fixes");
+    await expectProblem(
+      await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: issued?.code }, from()),
+      409,
+      "already-unlocked",
+    );
     expect((await findCreditCode(t.services.database.client, { id: issued?.id ?? "" }))?.credits_remaining).toBe(2);
   });
 
   it("answers 422 to a malformed code, a mistyped one and an unknown one; 409 when no credit is left", async () => {
     const id = await newReport();
-    const malformed = await expectProblem(await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: "ABC" }, from()), 422, "invalid-credit-code");
+    const malformed = await expectProblem(
+      await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: "ABC" }, from()),
+      422,
+      "invalid-credit-code",
+    );
     expect(malformed.errors).toEqual([{ pointer: "#/code", detail: expect.stringContaining("20 characters") }]);
     const issued = await t.services.checks.issueCode(1, "staff", null, null);
     const code = issued?.code ?? "";
     const mistyped = `${code.slice(0, 3)}${code[3] === "7" ? "8" : "7"}${code.slice(4)}`;
-    const typo = await expectProblem(await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: mistyped }, from()), 422, "invalid-credit-code");
+    const typo = await expectProblem(
+      await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: mistyped }, from()),
+      422,
+      "invalid-credit-code",
+    );
     expect(typo.detail).toContain("check character");
     const other = await t.services.checks.issueCode(1, "staff", null, null);
-    await t.services.database.client.execute({ sql: "DELETE FROM credit_ledger WHERE code_id = ?", args: [other?.id ?? ""] });
+    await t.services.database.client.execute({
+      sql: "DELETE FROM credit_ledger WHERE code_id = ?",
+      args: [other?.id ?? ""],
+    });
     await t.services.database.client.execute({ sql: "DELETE FROM credit_codes WHERE id = ?", args: [other?.id ?? ""] });
-    await expectProblem(await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: other?.code }, from()), 422, "invalid-credit-code");
+    await expectProblem(
+      await t.send("POST", `/api/v1/checks/${id}/redeem`, { code: other?.code }, from()),
+      422,
+      "invalid-credit-code",
+    );
     expect((await t.send("POST", `/api/v1/checks/${id}/redeem`, { code }, from())).status).toBe(200);
-    await expectProblem(await t.send("POST", `/api/v1/checks/${await newReport()}/redeem`, { code }, from()), 409, "no-credits-left");
-    await expectProblem(await t.send("POST", `/api/v1/checks/${randomUUID()}/redeem`, { code }, from()), 404, "not-found");
+    await expectProblem(
+      await t.send("POST", `/api/v1/checks/${await newReport()}/redeem`, { code }, from()),
+      409,
+      "no-credits-left",
+    );
+    await expectProblem(
+      await t.send("POST", `/api/v1/checks/${randomUUID()}/redeem`, { code }, from()),
+      404,
+      "not-found",
+    );
   });
 
   it("unlocks exactly three of ten reports redeemed at once with a three-credit code, and the ledger balances", async () => {
     const templateId = await newReport();
     const ids = await Promise.all(Array.from({ length: 10 }, () => copyReport(t.services.database.client, templateId)));
     const issued = await t.services.checks.issueCode(3, "staff", null, null);
-    const statuses = await Promise.all(ids.map((id, index) => t.send("POST", `/api/v1/checks/${id}/redeem`, { code: issued?.code }, { "x-forwarded-for": `198.20.0.${index}` }).then((response) => response.status)));
+    const statuses = await Promise.all(
+      ids.map((id, index) =>
+        t
+          .send(
+            "POST",
+            `/api/v1/checks/${id}/redeem`,
+            { code: issued?.code },
+            { "x-forwarded-for": `198.20.0.${index}` },
+          )
+          .then((response) => response.status),
+      ),
+    );
     expect(statuses.filter((status) => status === 200)).toHaveLength(3);
     expect(statuses.filter((status) => status === 409)).toHaveLength(7);
-    const unlocked = (await Promise.all(ids.map((id) => findReport(t.services.database.client, id)))).filter((report) => report?.unlocked_at !== null);
+    const unlocked = (await Promise.all(ids.map((id) => findReport(t.services.database.client, id)))).filter(
+      (report) => report?.unlocked_at !== null,
+    );
     expect(unlocked).toHaveLength(3);
     const code = await findCreditCode(t.services.database.client, { id: issued?.id ?? "" });
     const ledger = await creditLedger(t.services.database.client, issued?.id ?? "");
     expect(code?.credits_remaining).toBe(0);
     expect(ledger.reduce((sum, entry) => sum + entry.delta, 0)).toBe(code?.credits_remaining);
-    expect(ledger.filter((entry) => entry.reason === "redeemed").map((entry) => entry.report_id).sort()).toEqual(unlocked.map((report) => report?.id).sort());
+    expect(
+      ledger
+        .filter((entry) => entry.reason === "redeemed")
+        .map((entry) => entry.report_id)
+        .sort(),
+    ).toEqual(unlocked.map((report) => report?.id).sort());
   });
 });

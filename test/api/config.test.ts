@@ -6,7 +6,10 @@ const OLDEST = "the-oldest-server-secret-0123456789abcd";
 
 describe("SERVER_SECRET_PREVIOUS", () => {
   it("is a comma-separated list, newest first, and empty when unset", () => {
-    expect(loadConfig({ SERVER_SECRET_PREVIOUS: ` ${OLDER}, ${OLDEST},` }).serverSecretPrevious).toEqual([OLDER, OLDEST]);
+    expect(loadConfig({ SERVER_SECRET_PREVIOUS: ` ${OLDER}, ${OLDEST},` }).serverSecretPrevious).toEqual([
+      OLDER,
+      OLDEST,
+    ]);
     expect(loadConfig({}).serverSecretPrevious).toEqual([]);
     expect(loadConfig({ SERVER_SECRET_PREVIOUS: "" }).serverSecretPrevious).toEqual([]);
   });
@@ -15,7 +18,9 @@ describe("SERVER_SECRET_PREVIOUS", () => {
     const load = () => loadConfig({ SERVER_SECRET_PREVIOUS: `${OLDER},short-secret` });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(
-      new ConfigError("Invalid configuration; fix these environment variables:\n  SERVER_SECRET_PREVIOUS: secret 2 of 2 is shorter than 32 characters; each must be at least 32 characters"),
+      new ConfigError(
+        "Invalid configuration; fix these environment variables:\n  SERVER_SECRET_PREVIOUS: secret 2 of 2 is shorter than 32 characters; each must be at least 32 characters",
+      ),
     );
   });
 });

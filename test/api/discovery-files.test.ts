@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { H3 } from "h3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ON_DEMAND_PAGES } from "../../api/routes/pages.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { allArtifacts } from "../../src/lib/outputs/all-artifacts.ts";
-import { ON_DEMAND_PAGES } from "../../api/routes/pages.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { siteUrl } from "../helpers/site.ts";
 
@@ -24,7 +24,9 @@ const local = (href: string) => {
 describe("discovery files", () => {
   it("serves the api-catalog as an RFC 9727 linkset whose every link resolves with the declared type", async () => {
     const response = await get("/.well-known/api-catalog");
-    expect(response.headers.get("content-type")).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(response.headers.get("content-type")).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     const catalog = (await response.json()) as { linkset: Record<string, unknown>[] };
     expect(catalog.linkset.length).toBeGreaterThan(0);
     let checked = 0;
@@ -74,9 +76,20 @@ describe("discovery files", () => {
   });
 
   it("lists capabilities with id, endpoint, method and authentication", async () => {
-    const { capabilities } = (await (await get("/capabilities.json")).json()) as { capabilities: { id: string; endpoint: string; method: string; authentication: { type: string; scope?: string | null } }[] };
+    const { capabilities } = (await (await get("/capabilities.json")).json()) as {
+      capabilities: {
+        id: string;
+        endpoint: string;
+        method: string;
+        authentication: { type: string; scope?: string | null };
+      }[];
+    };
     const waitlist = capabilities.find((capability) => capability.id === "agents.waitlist");
-    expect(waitlist).toMatchObject({ method: "POST", endpoint: `${siteUrl()}/api/v1/agents/waitlist`, authentication: { type: "bearer", scope: "waitlist:write" } });
+    expect(waitlist).toMatchObject({
+      method: "POST",
+      endpoint: `${siteUrl()}/api/v1/agents/waitlist`,
+      authentication: { type: "bearer", scope: "waitlist:write" },
+    });
     expect(capabilities.find((capability) => capability.id === "docs.list")?.authentication).toEqual({ type: "none" });
   });
 
@@ -91,7 +104,8 @@ describe("discovery files", () => {
     expect(locations.length).toBeGreaterThan(20);
     // Pages rendered on demand need the Node server; test/e2e/serve.test.ts requests those.
     const onDemand = new Set(ON_DEMAND_PAGES.map((page) => page.path));
-    for (const [, loc] of locations) if (!onDemand.has(local(loc ?? ""))) expect((await get(local(loc ?? ""))).status, loc).toBe(200);
+    for (const [, loc] of locations)
+      if (!onDemand.has(local(loc ?? ""))) expect((await get(local(loc ?? ""))).status, loc).toBe(200);
   });
 
   it("publishes security.txt with a contact and one Expires less than a year ahead", async () => {
@@ -106,9 +120,17 @@ describe("discovery files", () => {
   });
 
   it("gives every published schema an absolute $id equal to its URL", async () => {
-    const catalog = (await (await get("/.well-known/api-catalog")).json()) as { linkset: { describedby?: { href: string }[] }[] };
+    const catalog = (await (await get("/.well-known/api-catalog")).json()) as {
+      linkset: { describedby?: { href: string }[] }[];
+    };
     const schemas = catalog.linkset.flatMap((context) => context.describedby ?? []);
-    expect(schemas.map((schema) => schema.href)).toEqual(expect.arrayContaining([`${siteUrl()}/schemas/agent-waitlist-entry.json`, `${siteUrl()}/schemas/check-input.json`, `${siteUrl()}/schemas/waitlist.json`]));
+    expect(schemas.map((schema) => schema.href)).toEqual(
+      expect.arrayContaining([
+        `${siteUrl()}/schemas/agent-waitlist-entry.json`,
+        `${siteUrl()}/schemas/check-input.json`,
+        `${siteUrl()}/schemas/waitlist.json`,
+      ]),
+    );
     for (const { href } of schemas) {
       const schema = (await (await get(local(href))).json()) as { $id: string; $schema: string };
       expect(schema.$id).toBe(href);
@@ -120,7 +142,12 @@ describe("discovery files", () => {
 describe("what the build publishes depends on service settings", () => {
   const content = getContent(process.cwd());
   const urlsFor = (publish: Partial<typeof content.service.publish>) =>
-    allArtifacts({ content: { ...content, service: { ...content.service, publish: { ...content.service.publish, ...publish } } }, siteUrl: "https://x.example", docsUrl: "https://x.example", builtAt: "2026-11-22T00:00:00.000Z" }).map((artifact) => artifact.url);
+    allArtifacts({
+      content: { ...content, service: { ...content.service, publish: { ...content.service.publish, ...publish } } },
+      siteUrl: "https://x.example",
+      docsUrl: "https://x.example",
+      builtAt: "2026-11-22T00:00:00.000Z",
+    }).map((artifact) => artifact.url);
 
   it("publishes no skills index or SKILL.md when agent skills are off", () => {
     expect(urlsFor({ agent_skills: true })).toContain("/.well-known/agent-skills/index.json");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectProblem } from "../helpers/agents.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { siteUrl } from "../helpers/site.ts";
 
 let t: TestApp;
@@ -42,7 +42,8 @@ describe("errors are RFC 9457 problems", () => {
   });
 
   it("treats prototype-pollution keys as unknown properties, not as a way in", async () => {
-    const body = '{"name":"A","email":"a@example.com","consent":true,"consent_version":"privacy-2026-11-01","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}';
+    const body =
+      '{"name":"A","email":"a@example.com","consent":true,"consent_version":"privacy-2026-11-01","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}';
     const problem = await expectProblem(await t.send("POST", "/api/v1/waitlist", body), 422, "validation-failed");
     expect(problem.errors).toEqual([
       { pointer: "#/__proto__", detail: "is not an allowed property" },
@@ -52,7 +53,11 @@ describe("errors are RFC 9457 problems", () => {
   });
 
   it("answers a body that is not UTF-8 with 400", async () => {
-    const response = await t.app.request("/api/v1/waitlist", { method: "POST", headers: { "content-type": "application/json" }, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) });
+    const response = await t.app.request("/api/v1/waitlist", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    });
     await expectProblem(response, 400, "malformed-json");
   });
 });

@@ -7,8 +7,8 @@ import { createApp } from "../../api/app.ts";
 import { withHotRoutes } from "../../api/http/hot-routes.ts";
 import { createLogger } from "../../api/log.ts";
 import { agentStandingHotRoute } from "../../api/routes/agent-standing-hot.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { bearer, expectProblem, registerAgent, validEntry } from "../helpers/agents.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { builtSite, validateAgainstPublishedSchema } from "../helpers/site.ts";
 
 // The real listener the server uses (hot routes in front of the app) on a real socket, with a
@@ -21,13 +21,21 @@ let appAnswered = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ stateTtlMs: 60_000 });
-  const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => { lines.push(...chunk.toString().trim().split("\n")); done(); } });
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      lines.push(...chunk.toString().trim().split("\n"));
+      done();
+    },
+  });
   const log = createLogger("info", sink);
   const app = toNodeHandler(createApp({ config: t.config, log, site: await builtSite(), services: t.services }));
-  const listener = withHotRoutes(new Map([agentStandingHotRoute({ services: t.services, log })]), (request, response) => {
-    appAnswered++;
-    return app(request, response);
-  });
+  const listener = withHotRoutes(
+    new Map([agentStandingHotRoute({ services: t.services, log })]),
+    (request, response) => {
+      appAnswered++;
+      return app(request, response);
+    },
+  );
   server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -37,7 +45,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const me = (headers: Record<string, string> = {}, method = "GET", path = "/api/v1/agents/me") => fetch(`${base}${path}`, { method, headers });
+const me = (headers: Record<string, string> = {}, method = "GET", path = "/api/v1/agents/me") =>
+  fetch(`${base}${path}`, { method, headers });
 
 /** Which path answers `request`: "hot" when the app was not asked. */
 async function answeredBy<T>(request: () => Promise<T>): Promise<{ by: "hot" | "app"; result: T }> {
@@ -46,7 +55,8 @@ async function answeredBy<T>(request: () => Promise<T>): Promise<{ by: "hot" | "
   return { by: appAnswered === before ? "hot" : "app", result };
 }
 
-const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => name !== "date" && name !== "x-request-id"));
+const headersOf = (response: Response) =>
+  Object.fromEntries([...response.headers].filter(([name]) => name !== "date" && name !== "x-request-id"));
 
 describe("GET /api/v1/agents/me as a hot route", () => {
   it("answers a token read a moment ago without the app, with the app's status, headers and body", async () => {
@@ -73,7 +83,18 @@ describe("GET /api/v1/agents/me as a hot route", () => {
     expect(by).toBe("hot");
     expect(result.headers.get("x-request-id")).toBe("client-chosen-id-42");
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(logged).toEqual([{ level: "info", time: expect.any(Number), req_id: "client-chosen-id-42", method: "GET", path: "/api/v1/agents/me", status: 200, ms: expect.any(Number), msg: "request" }]);
+    expect(logged).toEqual([
+      {
+        level: "info",
+        time: expect.any(Number),
+        req_id: "client-chosen-id-42",
+        method: "GET",
+        path: "/api/v1/agents/me",
+        status: 200,
+        ms: expect.any(Number),
+        msg: "request",
+      },
+    ]);
     expect(lines.join("\n")).not.toContain(token);
   });
 
@@ -81,7 +102,11 @@ describe("GET /api/v1/agents/me as a hot route", () => {
     const { token } = await registerAgent(t);
     expect(await (await me(bearer(token))).json()).toMatchObject({ waitlist: { joined: false } });
     expect((await me(bearer(token))).status).toBe(200);
-    const joined = await fetch(`${base}/api/v1/agents/waitlist`, { method: "POST", headers: { ...bearer(token), "content-type": "application/json" }, body: JSON.stringify(validEntry) });
+    const joined = await fetch(`${base}/api/v1/agents/waitlist`, {
+      method: "POST",
+      headers: { ...bearer(token), "content-type": "application/json" },
+      body: JSON.stringify(validEntry),
+    });
     expect(joined.status).toBe(201);
     const after = await answeredBy(() => me(bearer(token)));
     expect(after.by).toBe("app");
@@ -115,7 +140,10 @@ describe("GET /api/v1/agents/me as a hot route", () => {
     const { token, agent_id } = await registerAgent(t);
     await me(bearer(token));
     // As the staff CLI would, then the cached reading runs out (here: is dropped).
-    await t.services.database.client.execute({ sql: "UPDATE agents SET trust = 'suspended' WHERE id = ?", args: [agent_id] });
+    await t.services.database.client.execute({
+      sql: "UPDATE agents SET trust = 'suspended' WHERE id = ?",
+      args: [agent_id],
+    });
     t.services.tokenOwners.forgetAgent(agent_id);
     const refused = await answeredBy(() => me(bearer(token)));
     expect(refused.by).toBe("app");

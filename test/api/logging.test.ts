@@ -2,8 +2,8 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../api/app.ts";
 import { createLogger } from "../../api/log.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { bearer, PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { builtSite } from "../helpers/site.ts";
 
 const lines: string[] = [];
@@ -11,19 +11,41 @@ let t: TestApp;
 let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   t = await createTestApp();
-  const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => { lines.push(...chunk.toString().trim().split("\n")); done(); } });
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      lines.push(...chunk.toString().trim().split("\n"));
+      done();
+    },
+  });
   app = createApp({ config: t.config, log: createLogger("info", sink), site: await builtSite(), services: t.services });
 });
 afterAll(() => t.close());
 
 const send = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  Promise.resolve(app.request(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }));
+  Promise.resolve(
+    app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
 
 describe("logs", () => {
   it("write one JSON line per API request with its id, and never an e-mail address or a token", async () => {
-    const registered = (await (await send("/api/v1/agents/register", { agent_name: "Logged", agent_type: "bot", operator_type: "company", principal_contact: "owner@example.com" })).json()) as { token: string };
+    const registered = (await (
+      await send("/api/v1/agents/register", {
+        agent_name: "Logged",
+        agent_type: "bot",
+        operator_type: "company",
+        principal_contact: "owner@example.com",
+      })
+    ).json()) as { token: string };
     await send("/api/v1/agents/waitlist", validEntry, bearer(registered.token));
-    await send("/api/v1/waitlist", { email: "private.person@example.com", consent: true, consent_version: PRIVACY_VERSION });
+    await send("/api/v1/waitlist", {
+      email: "private.person@example.com",
+      consent: true,
+      consent_version: PRIVACY_VERSION,
+    });
     await send("/api/v1/waitlist", { email: "bad" });
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const requests = entries.filter((entry) => entry.msg === "request");

@@ -14,8 +14,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const rpc = (body: unknown, headers: Record<string, string> = {}) => t.app.request("/mcp", { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1.0.0" } } };
+const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+  t.app.request("/mcp", { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1.0.0" } },
+};
 
 async function toolsList(): Promise<{ tools: { name: string }[]; _meta: Record<string, unknown> }> {
   const response = await rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" });
@@ -29,14 +35,22 @@ describe("the MCP endpoint", () => {
     const response = await rpc(initialize);
     expect(response.status).toBe(200);
     expect(response.headers.get("ratelimit-policy")).toContain('"mcp"');
-    const { result } = (await response.json()) as { result: { serverInfo: { name: string; version: string }; instructions: string } };
-    expect(result.serverInfo).toMatchObject({ name: t.services.content.service.identifier, version: t.services.content.service.version });
+    const { result } = (await response.json()) as {
+      result: { serverInfo: { name: string; version: string }; instructions: string };
+    };
+    expect(result.serverInfo).toMatchObject({
+      name: t.services.content.service.identifier,
+      version: t.services.content.service.version,
+    });
     const tools = (await (await t.app.request("/api/v1/tools")).json()) as { revision: string };
     expect(result.instructions).toContain(tools.revision);
   });
 
   it("accepts a notification with 202 and no body", async () => {
-    const response = await rpc({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-protocol-version": "2025-11-25" });
+    const response = await rpc(
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { "mcp-protocol-version": "2025-11-25" },
+    );
     expect(response.status).toBe(202);
     expect(await response.text()).toBe("");
   });
@@ -45,25 +59,63 @@ describe("the MCP endpoint", () => {
     const get = await t.app.request("/mcp");
     await expectProblem(get, 405, "method-not-allowed");
     expect(get.headers.get("allow")).toBe("POST");
-    await expectProblem(await t.app.request("/mcp", { method: "POST", headers: { ...MCP_HEADERS, accept: "application/json" }, body: JSON.stringify(initialize) }), 406, "not-acceptable");
+    await expectProblem(
+      await t.app.request("/mcp", {
+        method: "POST",
+        headers: { ...MCP_HEADERS, accept: "application/json" },
+        body: JSON.stringify(initialize),
+      }),
+      406,
+      "not-acceptable",
+    );
     const invalid = await expectProblem(await rpc({ jsonrpc: "1.0", id: 1 }), 422, "validation-failed");
-    expect(invalid.errors).toEqual(expect.arrayContaining([{ pointer: "#/jsonrpc", detail: expect.any(String) }, { pointer: "#/method", detail: "is required" }]));
-    await expectProblem(await t.app.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: "{" }), 400, "malformed-json");
-    await expectProblem(await rpc({ jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-protocol-version": "1999-01-01" }), 400, "bad-request");
+    expect(invalid.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: "#/jsonrpc", detail: expect.any(String) },
+        { pointer: "#/method", detail: "is required" },
+      ]),
+    );
+    await expectProblem(
+      await t.app.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: "{" }),
+      400,
+      "malformed-json",
+    );
+    await expectProblem(
+      await rpc({ jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-protocol-version": "1999-01-01" }),
+      400,
+      "bad-request",
+    );
   });
 
   it("returns a tool's failure as the problem the HTTP API would answer, with a pointer per invalid argument", async () => {
-    const response = await rpc({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "read_doc", arguments: { path: "Not A Path", extra: 1 } } });
-    const { result } = (await response.json()) as { result: { isError: boolean; content: { type: string; text: string }[] } };
+    const response = await rpc({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "read_doc", arguments: { path: "Not A Path", extra: 1 } },
+    });
+    const { result } = (await response.json()) as {
+      result: { isError: boolean; content: { type: string; text: string }[] };
+    };
     expect(result.isError).toBe(true);
     const problem = JSON.parse(result.content[0]?.text ?? "{}") as Record<string, unknown>;
     expect(validateAgainstPublishedSchema("problem", problem)).toEqual([]);
     expect(problem).toMatchObject({ status: 422, code: "validation-failed", instance: "/mcp#read_doc" });
-    expect(problem.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "#/path" }), { pointer: "#/extra", detail: "is not an allowed property" }]));
+    expect(problem.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pointer: "#/path" }),
+        { pointer: "#/extra", detail: "is not an allowed property" },
+      ]),
+    );
   });
 
   it("asks for the agent token on tools that act for a registration", async () => {
-    const response = await rpc({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "read_agent_standing", arguments: {} } });
+    const response = await rpc({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/call",
+      params: { name: "read_agent_standing", arguments: {} },
+    });
     const { result } = (await response.json()) as { result: { isError: boolean; content: { text: string }[] } };
     expect(result.isError).toBe(true);
     expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ status: 401, code: "unauthorized" });
@@ -81,15 +133,23 @@ describe("the tools listing", () => {
     expect(listed.tools).toEqual(listing.data);
     expect(listed._meta["dev.agentready/revision"]).toBe(listing.revision);
     expect(response.headers.get("etag")).toBe(`"${listing.revision}"`);
-    expect((await t.app.request("/api/v1/tools", { headers: { "if-none-match": `"${listing.revision}"` } })).status).toBe(304);
+    expect(
+      (await t.app.request("/api/v1/tools", { headers: { "if-none-match": `"${listing.revision}"` } })).status,
+    ).toBe(304);
   });
 
   it("drops a tool whose capability is switched off, and the revision changes with the set", async () => {
-    const before = (await (await t.app.request("/api/v1/tools")).json()) as { revision: string; data: { name: string }[] };
+    const before = (await (await t.app.request("/api/v1/tools")).json()) as {
+      revision: string;
+      data: { name: string }[];
+    };
     expect(before.data.map((tool) => tool.name)).toContain("run_readiness_check");
     await setSwitch(t.services.database.client, "checks", false, "test", new Date().toISOString());
     try {
-      const after = (await (await t.app.request("/api/v1/tools")).json()) as { revision: string; data: { name: string }[] };
+      const after = (await (await t.app.request("/api/v1/tools")).json()) as {
+        revision: string;
+        data: { name: string }[];
+      };
       expect(after.data.map((tool) => tool.name)).not.toContain("run_readiness_check");
       expect(after.revision).not.toBe(before.revision);
       expect((await toolsList()).tools.map((tool) => tool.name)).toEqual(after.data.map((tool) => tool.name));
@@ -112,10 +172,22 @@ describe("the tools listing", () => {
 
   it("answers 404 for the listing, the endpoint and the card when no MCP server is published", async () => {
     const { content } = t.services;
-    const unpublished = { ...content, service: { ...content.service, publish: { ...content.service.publish, mcp_server: false } } };
-    const app = createApp({ config: t.config, log: createLogger("silent"), site: await builtSite(), services: { ...t.services, content: unpublished } });
+    const unpublished = {
+      ...content,
+      service: { ...content.service, publish: { ...content.service.publish, mcp_server: false } },
+    };
+    const app = createApp({
+      config: t.config,
+      log: createLogger("silent"),
+      site: await builtSite(),
+      services: { ...t.services, content: unpublished },
+    });
     await expectProblem(await app.request("/api/v1/tools"), 404, "not-found");
-    await expectProblem(await app.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(initialize) }), 404, "not-found");
+    await expectProblem(
+      await app.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(initialize) }),
+      404,
+      "not-found",
+    );
     for (const path of MCP_CARD_PATHS) await expectProblem(await app.request(path), 404, "not-found");
     const agents = (await (await app.request("/agents.json")).json()) as { tools: { mcp: unknown } };
     expect(agents.tools.mcp).toBeNull();

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../api/app.ts";
 import { composeServices } from "../../api/compose.ts";
 import { createLogger } from "../../api/log.ts";
-import { createTestApp } from "../helpers/app.ts";
 import { expectProblem, PRIVACY_VERSION } from "../helpers/agents.ts";
+import { createTestApp } from "../helpers/app.ts";
 import { builtSite } from "../helpers/site.ts";
 
 const signup = (n: number) => ({ email: `r${n}@example.com`, consent: true, consent_version: PRIVACY_VERSION });
@@ -40,7 +40,15 @@ describe("rate limits", () => {
     const statuses: number[] = [];
     for (let index = 0; index < 6; index++) {
       const app = index % 2 === 0 ? first.app : second;
-      statuses.push((await app.request("/api/v1/waitlist", { method: "POST", headers: from, body: JSON.stringify(signup(100 + index)) })).status);
+      statuses.push(
+        (
+          await app.request("/api/v1/waitlist", {
+            method: "POST",
+            headers: from,
+            body: JSON.stringify(signup(100 + index)),
+          })
+        ).status,
+      );
     }
     expect(statuses).toEqual([202, 202, 202, 202, 429, 429]);
     secondServices.database.close();

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { toNodeHandler } from "h3/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../api/app.ts";
@@ -16,7 +16,11 @@ let addresses = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { BODY_LIMIT_BYTES: "2048" } });
-  server = createServer(toNodeHandler(createApp({ config: t.config, log: createLogger("silent"), site: await builtSite(), services: t.services })));
+  server = createServer(
+    toNodeHandler(
+      createApp({ config: t.config, log: createLogger("silent"), site: await builtSite(), services: t.services }),
+    ),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -25,10 +29,15 @@ afterAll(async () => {
   await t.close();
 });
 
-const registration = (name: string) => JSON.stringify({ agent_name: name, agent_type: "assistant", operator_type: "company" });
+const registration = (name: string) =>
+  JSON.stringify({ agent_name: name, agent_type: "assistant", operator_type: "company" });
 
 /** Sends `head` and then each part after `gapMs`; answers the status and the body of the response. */
-function rawRequest(head: string, parts: (string | Buffer)[], gapMs = 0): Promise<{ status: number; headers: string; body: string }> {
+function rawRequest(
+  head: string,
+  parts: (string | Buffer)[],
+  gapMs = 0,
+): Promise<{ status: number; headers: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let received = "";
@@ -55,7 +64,10 @@ function rawRequest(head: string, parts: (string | Buffer)[], gapMs = 0): Promis
 /** A request head; `connection` "keep-alive" leaves closing the socket to the server. */
 const headFor = (framing: string, connection: "close" | "keep-alive" = "close") =>
   `POST /api/v1/agents/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Forwarded-For: 192.0.2.${++addresses}\r\nConnection: ${connection}\r\n${framing}\r\n`;
-const chunked = (parts: string[]) => [...parts.map((part) => `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`), "0\r\n\r\n"];
+const chunked = (parts: string[]) => [
+  ...parts.map((part) => `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`),
+  "0\r\n\r\n",
+];
 
 describe("reading a JSON body", () => {
   it("reads a body that arrived with its headers", async () => {
@@ -75,7 +87,10 @@ describe("reading a JSON body", () => {
   });
 
   it("answers 413 to a chunked body over the limit, whether it arrived at once or in pieces", async () => {
-    const parts = [`{"agent_name":"${"x".repeat(1500)}`, `${"y".repeat(1500)}","agent_type":"a","operator_type":"company"}`];
+    const parts = [
+      `{"agent_name":"${"x".repeat(1500)}`,
+      `${"y".repeat(1500)}","agent_type":"a","operator_type":"company"}`,
+    ];
     // Asked to keep the connection open: the answer resolves only because the server closes it.
     const atOnce = await rawRequest(headFor("Transfer-Encoding: chunked\r\n", "keep-alive"), chunked(parts));
     const inPieces = await rawRequest(headFor("Transfer-Encoding: chunked\r\n"), chunked(parts), 30);

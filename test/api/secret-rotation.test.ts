@@ -5,19 +5,19 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { creditCodeHash } from "../../api/db/credits.ts";
 import { insertReport } from "../../api/db/reports.ts";
-import type { ReadinessResult } from "../../src/schemas/report.ts";
 import { paymentCodeId } from "../../api/services/check-fulfilment.ts";
 import { deriveCreditCode, hashCreditCode, normaliseCreditCode } from "../../api/services/credit-codes.ts";
 import { verifyDownloadToken } from "../../api/services/download-links.ts";
 import { secretCommand } from "../../scripts/admin/secret.ts";
+import type { ReadinessResult } from "../../src/schemas/report.ts";
 import { checkSite } from "../checks/_helpers.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { runAdmin, runAdminCommand, type AdminRun } from "../helpers/admin-cli.ts";
+import { type AdminRun, runAdmin, runAdminCommand } from "../helpers/admin-cli.ts";
 import { expectProblem } from "../helpers/agents.ts";
-import { mimePart, startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
-import { createStoreApp, nextAddress, type StoreTestApp } from "../helpers/store.ts";
 import { CREDIT_CODE_IN_TEXT, creditCodeIn } from "../helpers/credit-code.ts";
+import { mimePart, type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
+import { createStoreApp, nextAddress, type StoreTestApp } from "../helpers/store.ts";
 
 const SECRET_A = "env-secret-a-0123456789abcdefghijklmnop";
 const SECRET_B = "env-secret-b-0123456789abcdefghijklmnop";
@@ -34,11 +34,20 @@ const dirs: string[] = [];
 
 /** One instance of the service over this test's database (a restart is: close one, open another). */
 const instance = (env: Record<string, string> = {}) =>
-  createStoreApp({ env: { DATABASE_URL: databaseUrl, CHECKS_ALLOWED_TARGETS: site.hostPort, SMTP_URL: smtp.url, ...env } });
+  createStoreApp({
+    env: { DATABASE_URL: databaseUrl, CHECKS_ALLOWED_TARGETS: site.hostPort, SMTP_URL: smtp.url, ...env },
+  });
 
 /** `npm run admin -- secret …` against this test's database, configured from the environment as the CLI is. */
 function secretAdmin(env: Record<string, string>, ...args: string[]): Promise<AdminRun> {
-  Object.assign(process.env, { NODE_ENV: "test", LOG_LEVEL: "silent", SERVER_SECRET: "", SERVER_SECRET_PREVIOUS: "", DATABASE_URL: databaseUrl, ...env });
+  Object.assign(process.env, {
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    SERVER_SECRET: "",
+    SERVER_SECRET_PREVIOUS: "",
+    DATABASE_URL: databaseUrl,
+    ...env,
+  });
   return runAdminCommand(secretCommand, ...args);
 }
 
@@ -60,14 +69,20 @@ interface Issued {
 async function issue(app: StoreTestApp): Promise<Issued> {
   const sessionId = await app.buy("agent-readiness-checklist", { email: "reader@example.com" });
   await app.fake.pay(sessionId);
-  const row = await app.t.services.database.client.queryOne({ sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?", args: [sessionId] });
-  const link = app.t.services.store.downloads.linkFor(String(row?.id), new Date()).url.replace(app.t.config.siteUrl, "");
+  const row = await app.t.services.database.client.queryOne({
+    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
+    args: [sessionId],
+  });
+  const link = app.t.services.store.downloads
+    .linkFor(String(row?.id), new Date())
+    .url.replace(app.t.config.siteUrl, "");
   const code = await app.t.services.checks.issueCode(3, "staff", null, null);
   if (!code) throw new Error("no code issued");
   return { code: code.code, codeId: code.id, link };
 }
 
-const redeem = async (app: StoreTestApp, code: string) => app.t.send("POST", `/api/v1/checks/${await newReport(app)}/redeem`, { code }, { "x-forwarded-for": nextAddress() });
+const redeem = async (app: StoreTestApp, code: string) =>
+  app.t.send("POST", `/api/v1/checks/${await newReport(app)}/redeem`, { code }, { "x-forwarded-for": nextAddress() });
 const download = (app: StoreTestApp, link: string) => app.t.send("GET", link);
 
 async function expectWorking(app: StoreTestApp, issued: Issued): Promise<void> {
@@ -86,12 +101,19 @@ async function expectKeyedWith(app: StoreTestApp, issued: Issued, secret: string
   expect(verifyDownloadToken({ current: secret, previous: [] }, token, new Date()).ok).toBe(true);
   const checked = normaliseCreditCode(issued.code);
   if (!checked.ok) throw new Error("issued an invalid code");
-  expect(await creditCodeHash(app.t.services.database.client, issued.codeId)).toBe(hashCreditCode(secret, checked.normalised));
+  expect(await creditCodeHash(app.t.services.database.client, issued.codeId)).toBe(
+    hashCreditCode(secret, checked.normalised),
+  );
 }
 
 /** Starts a pack purchase for a new report, pays it, and returns the payment's id. */
 async function payForPack(app: StoreTestApp, email: string): Promise<string> {
-  const response = await app.t.send("POST", `/api/v1/checks/${await newReport(app)}/checkout`, { purchase: "pack", pack: "pack-5", email }, { "x-forwarded-for": nextAddress() });
+  const response = await app.t.send(
+    "POST",
+    `/api/v1/checks/${await newReport(app)}/checkout`,
+    { purchase: "pack", pack: "pack-5", email },
+    { "x-forwarded-for": nextAddress() },
+  );
   expect(response.status).toBe(200);
   const intentId = ((await response.json()) as { client_secret: string }).client_secret.split("_secret_")[0] ?? "";
   await app.fake.succeedIntent(intentId);
@@ -101,7 +123,9 @@ async function payForPack(app: StoreTestApp, email: string): Promise<string> {
 /** Sends what the outbox holds and returns the plain text of the one message to `to`. */
 async function receiptTo(app: StoreTestApp, to: string): Promise<string> {
   await app.t.services.mail.deliverDue();
-  const [message, ...more] = smtp.received.filter((received) => received.to.includes(to)).map((received) => mimePart(received.raw, "text/plain"));
+  const [message, ...more] = smtp.received
+    .filter((received) => received.to.includes(to))
+    .map((received) => mimePart(received.raw, "text/plain"));
   expect(more).toEqual([]);
   return message ?? "";
 }
@@ -152,7 +176,9 @@ describe("npm run admin -- secret rotate, then retire-previous", () => {
     expect(retired.stdout).toContain("credit codes and download links issued before the last rotation stop working");
     expect(retired.stdout).toContain("SERVER_SECRET_PREVIOUS still holds 1 key");
     expect(retired.stdout).not.toContain(oldSecret);
-    expect((await secretAdmin({}, "retire-previous")).stdout).toContain("There were no previous keys in the database; nothing changed.");
+    expect((await secretAdmin({}, "retire-previous")).stdout).toContain(
+      "There were no previous keys in the database; nothing changed.",
+    );
 
     const later = await instance();
     expect(later.t.services.secrets).toEqual({ current: secrets.current, previous: [] });
@@ -168,7 +194,9 @@ describe("npm run admin -- secret rotate, then retire-previous", () => {
 
     const refused = await secretAdmin({ SERVER_SECRET: SECRET_A }, "rotate");
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("SERVER_SECRET is set in the environment, so the database's secret is not in use. Rotate by environment instead");
+    expect(refused.stderr).toContain(
+      "SERVER_SECRET is set in the environment, so the database's secret is not in use. Rotate by environment instead",
+    );
     expect(refused.stderr + refused.stdout).not.toContain(SECRET_A);
 
     const after = await instance({ SERVER_SECRET: SECRET_B, SERVER_SECRET_PREVIOUS: `${SECRET_A}, ${SECRET_B}` });
@@ -196,12 +224,16 @@ describe("npm run admin -- secret rotate, then retire-previous", () => {
     await after.close();
   });
 
-  it("lists both commands in the CLI's help", async () => {
-    const { code, stdout } = await runAdmin({ DATABASE_URL: databaseUrl }, "secret", "--help");
-    expect(code).toBe(0);
-    expect(stdout).toContain("rotate");
-    expect(stdout).toContain("retire-previous");
-  }, SLOW);
+  it(
+    "lists both commands in the CLI's help",
+    async () => {
+      const { code, stdout } = await runAdmin({ DATABASE_URL: databaseUrl }, "secret", "--help");
+      expect(code).toBe(0);
+      expect(stdout).toContain("rotate");
+      expect(stdout).toContain("retire-previous");
+    },
+    SLOW,
+  );
 });
 
 describe("a payment's receipt queued before a rotation and sent after", () => {

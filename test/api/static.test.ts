@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { H3 } from "h3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { siteUrl, validateAgainstPublishedSchema } from "../helpers/site.ts";
 
@@ -42,7 +42,10 @@ describe("serving the built site", () => {
     const index = (await (await get("/api/v1/docs")).json()) as { data: Record<string, unknown>[] };
     expect(index.data.length).toBeGreaterThanOrEqual(12);
     expect(index.data.every((entry) => !("body" in entry))).toBe(true);
-    const page = (await (await get("/api/v1/docs/reference/rate-limits")).json()) as { body: string; versions: { version: string; superseded_at: string | null; url: string }[] };
+    const page = (await (await get("/api/v1/docs/reference/rate-limits")).json()) as {
+      body: string;
+      versions: { version: string; superseded_at: string | null; url: string }[];
+    };
     expect(page.body.length).toBeGreaterThan(100);
     expect(page.versions[0]?.superseded_at).toBeNull();
     const archived = page.versions[1];
@@ -95,7 +98,10 @@ describe("serving the built site", () => {
     expect((await get("/docs/store")).headers.get("access-control-allow-origin")).toBeNull();
     expect((await get("/.well-known/api-catalog")).headers.get("cache-control")).toBe("public, max-age=3600");
     expect((await get("/capabilities.json")).headers.get("cache-control")).toBe("no-cache");
-    const preflight = await app.request("/api/v1/agents/waitlist", { method: "OPTIONS", headers: { origin: "https://agent.example", "access-control-request-method": "POST" } });
+    const preflight = await app.request("/api/v1/agents/waitlist", {
+      method: "OPTIONS",
+      headers: { origin: "https://agent.example", "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");
   });
@@ -105,10 +111,21 @@ describe("serving the built site", () => {
       expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
       expect(response.headers.get("cross-origin-opener-policy")).toBe("same-origin");
     }
-    for (const response of [await get("/api/v1/docs"), await get("/api/v1/nope"), await get("/llms.txt"), await app.request("/health")]) {
+    for (const response of [
+      await get("/api/v1/docs"),
+      await get("/api/v1/nope"),
+      await get("/llms.txt"),
+      await app.request("/health"),
+    ]) {
       expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     }
-    for (const response of [await get("/"), await get("/api/v1/docs"), await get("/api/v1/nope"), await get("/nope"), await app.request("/health")]) {
+    for (const response of [
+      await get("/"),
+      await get("/api/v1/docs"),
+      await get("/api/v1/nope"),
+      await get("/nope"),
+      await app.request("/health"),
+    ]) {
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
       expect(response.headers.get("x-frame-options")).toBe("DENY");
       expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
@@ -117,7 +134,15 @@ describe("serving the built site", () => {
 
   it("answers HEAD on the server's own GET endpoints like GET, without a body", async () => {
     const reportId = "00000000-0000-4000-8000-000000000000";
-    for (const [path, status] of [["/health", 200], ["/status.json", 200], ["/api/v1/config", 200], ["/api/v1/tools", 200], ["/api/v1/agents/me", 401], [`/api/v1/checks/${reportId}`, 404], ["/api/v1/store/sessions/cs_test_nosuch", 503]] as const) {
+    for (const [path, status] of [
+      ["/health", 200],
+      ["/status.json", 200],
+      ["/api/v1/config", 200],
+      ["/api/v1/tools", 200],
+      ["/api/v1/agents/me", 401],
+      [`/api/v1/checks/${reportId}`, 404],
+      ["/api/v1/store/sessions/cs_test_nosuch", 503],
+    ] as const) {
       const [got, head] = [await app.request(path), await app.request(path, { method: "HEAD" })];
       expect([path, got.status, head.status]).toEqual([path, status, status]);
       expect(head.headers.get("content-type")).toBe(got.headers.get("content-type"));
@@ -170,7 +195,12 @@ describe("addresses that are not published", () => {
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     const body = await response.json();
     expect(validateAgainstPublishedSchema("problem", body)).toEqual([]);
-    expect(body).toMatchObject({ status: 404, code: "not-found", instance: path, type: `${siteUrl()}/problems/not-found` });
+    expect(body).toMatchObject({
+      status: 404,
+      code: "not-found",
+      instance: path,
+      type: `${siteUrl()}/problems/not-found`,
+    });
   });
 
   it("answers the HTML 404 page for other unknown paths, or Markdown when asked", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { revokeToken, setTrust } from "../../api/db/agents.ts";
-import { createTestApp } from "../helpers/app.ts";
 import { bearer, registerAgent, validEntry } from "../helpers/agents.ts";
+import { createTestApp } from "../helpers/app.ts";
 
 describe("token owners read within the last second", () => {
   it("spare the database, yet a revocation or suspension made elsewhere holds within a second", async () => {
@@ -12,7 +12,12 @@ describe("token owners read within the last second", () => {
     expect((await t.send("GET", "/api/v1/agents/me", undefined, bearer(first.token))).status).toBe(200);
     expect((await t.send("GET", "/api/v1/agents/me", undefined, bearer(second.token))).status).toBe(200);
     // As the staff CLI or another instance would: straight in the database.
-    const [row] = (await t.services.database.client.execute({ sql: "SELECT id FROM agent_tokens WHERE agent_id = ?", args: [first.agent_id] })).rows;
+    const [row] = (
+      await t.services.database.client.execute({
+        sql: "SELECT id FROM agent_tokens WHERE agent_id = ?",
+        args: [first.agent_id],
+      })
+    ).rows;
     await revokeToken(t.services.database.client, String(row?.id), new Date(now).toISOString());
     await setTrust(t.services.database.client, second.agent_id, "suspended");
     now += 999;
@@ -26,9 +31,13 @@ describe("token owners read within the last second", () => {
   it("never show a stale standing after the agent's own write on this instance", async () => {
     const t = await createTestApp({ stateTtlMs: 60_000 });
     const { token } = await registerAgent(t);
-    expect(await (await t.send("GET", "/api/v1/agents/me", undefined, bearer(token))).json()).toMatchObject({ waitlist: { joined: false } });
+    expect(await (await t.send("GET", "/api/v1/agents/me", undefined, bearer(token))).json()).toMatchObject({
+      waitlist: { joined: false },
+    });
     expect((await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token))).status).toBe(201);
-    expect(await (await t.send("GET", "/api/v1/agents/me", undefined, bearer(token))).json()).toMatchObject({ waitlist: { joined: true } });
+    expect(await (await t.send("GET", "/api/v1/agents/me", undefined, bearer(token))).json()).toMatchObject({
+      waitlist: { joined: true },
+    });
     await t.close();
   });
 });

@@ -1,7 +1,7 @@
-import type { CheckStatus, ReadinessResult } from "../../src/schemas/report.ts";
 import type { ResolvedAddress } from "../../api/checks/address-guard.ts";
-import { runReadinessCheck, type RunReadinessCheckOptions } from "../../api/checks/run-check.ts";
-import { defineCheckerSettings, type CheckerLimits } from "../../api/checks/settings.ts";
+import { type RunReadinessCheckOptions, runReadinessCheck } from "../../api/checks/run-check.ts";
+import { type CheckerLimits, defineCheckerSettings } from "../../api/checks/settings.ts";
+import type { CheckStatus, ReadinessResult } from "../../src/schemas/report.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 
 /** No test may touch the internet: any name lookup is a bug in the test. */
@@ -13,7 +13,10 @@ export function settingsFor(site: FixtureSite, limits: Partial<CheckerLimits> = 
   return defineCheckerSettings({ allowedTargets: [site.hostPort], siteUrl: "https://agent-ready.test", limits });
 }
 
-export function checkSite(site: FixtureSite, options: Partial<RunReadinessCheckOptions> = {}): Promise<ReadinessResult> {
+export function checkSite(
+  site: FixtureSite,
+  options: Partial<RunReadinessCheckOptions> = {},
+): Promise<ReadinessResult> {
   return runReadinessCheck({ target: site.origin, settings: settingsFor(site), lookup: noDns, ...options });
 }
 

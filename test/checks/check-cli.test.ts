@@ -5,9 +5,14 @@ import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import { startBareSite } from "../fixtures/sites/bare.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 
-function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/check.ts", ...args], { env: { ...process.env, NODE_ENV: "test", ...env } });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/check.ts", ...args], {
+      env: { ...process.env, NODE_ENV: "test", ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -27,16 +32,19 @@ describe("npm run check", () => {
     const { code, stdout } = await runCli([site.origin], { CHECKS_ALLOWED_TARGETS: site.hostPort });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^profiles: content, docs, api, agent, commerce/m);
-    expect(stdout).toMatch(/PASS  mcp\.live/);
+    expect(stdout).toMatch(/PASS {2}mcp\.live/);
     expect(stdout).toMatch(/Score: 100\/100/);
     expect(stdout).toMatch(/Level: 4 Agent-Integrated/);
   });
 
   it("prints the result as JSON with --json and its progress on stderr", async () => {
-    const { code, stdout, stderr } = await runCli([site.origin, "--json", "--profile", "content,docs", "--fail-under", "100"], { CHECKS_ALLOWED_TARGETS: site.hostPort });
+    const { code, stdout, stderr } = await runCli(
+      [site.origin, "--json", "--profile", "content,docs", "--fail-under", "100"],
+      { CHECKS_ALLOWED_TARGETS: site.hostPort },
+    );
     expect(code).toBe(0);
     expect(ReadinessResultSchema.parse(JSON.parse(stdout)).profile.applied).toEqual(["content", "docs"]);
-    expect(stderr).toMatch(/\[ ?\d+\/\d+\] PASS  http\.home-200/);
+    expect(stderr).toMatch(/\[ ?\d+\/\d+\] PASS {2}http\.home-200/);
   });
 
   it("exits 1 when the score is below --fail-under, and 2 for a usage error", async () => {

@@ -23,7 +23,10 @@ function fetcherFor(limits: Parameters<typeof settingsFor>[1] = {}): ScanFetcher
 }
 
 async function failure(promise: Promise<unknown>): Promise<ScanFetchError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+  const error: unknown = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   if (!(error instanceof ScanFetchError)) throw new Error(`expected a ScanFetchError, got ${String(error)}`);
   return error;
 }
@@ -87,16 +90,25 @@ describe("ScanFetcher", () => {
     const first = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "text/html" } });
     const again = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "text/html" } });
     const other = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "application/json" } });
-    const exact = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "text/markdown" }, exact: true });
+    const exact = await fetcher.fetch({
+      url: `${site.origin}/page`,
+      headers: { accept: "text/markdown" },
+      exact: true,
+    });
     expect([first.reused, again.reused, other.reused, exact.reused]).toEqual([false, true, true, false]);
     expect(fetcher.requestCount).toBe(2);
   });
 
   it("never reaches a name the injected lookup resolves to a private address", async () => {
-    const fetcher = new ScanFetcher({ settings: settingsFor(site), lookup: async () => [{ address: "192.168.0.10", family: 4 }] });
+    const fetcher = new ScanFetcher({
+      settings: settingsFor(site),
+      lookup: async () => [{ address: "192.168.0.10", family: 4 }],
+    });
     fetchers.push(fetcher);
     const error = await failure(fetcher.fetch({ url: "https://internal.example/" }));
-    expect(error.message).toBe("refused https://internal.example/: internal.example resolves to 192.168.0.10 is a private address (RFC 1918)");
+    expect(error.message).toBe(
+      "refused https://internal.example/: internal.example resolves to 192.168.0.10 is a private address (RFC 1918)",
+    );
     expect(fetcher.requestCount).toBe(0);
   });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUITE_VERSION } from "../../api/checks/suite/registry.ts";
 import type { ReadinessResult } from "../../src/schemas/report.ts";
 import { ReadinessResultSchema } from "../../src/schemas/report.ts";
-import { SUITE_VERSION } from "../../api/checks/suite/registry.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import { startBareSite } from "../fixtures/sites/bare.ts";
 import { startBrokenSite } from "../fixtures/sites/broken.ts";
-import { startSpaSite } from "../fixtures/sites/spa.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { startSpaSite } from "../fixtures/sites/spa.ts";
 import { checkSite, idsWith, messageOf, statusOf } from "./_helpers.ts";
 
 describe("the agent-ready fixture", () => {
@@ -26,11 +26,23 @@ describe("the agent-ready fixture", () => {
   });
 
   it("is n/a only where the site rightly publishes nothing or the target is local http", () => {
-    expect(idsWith(result, "n/a").sort()).toEqual(["a2a.card", "agents-json", "commerce.protocols", "http.hsts", "http.https", "oauth.as", "oauth.prm"]);
+    expect(idsWith(result, "n/a").sort()).toEqual([
+      "a2a.card",
+      "agents-json",
+      "commerce.protocols",
+      "http.hsts",
+      "http.https",
+      "oauth.as",
+      "oauth.prm",
+    ]);
   });
 
   it("is inferred as every profile and reaches level 4 with the next level's requirements listed", () => {
-    expect(result.profile).toEqual({ inferred: ["content", "docs", "api", "agent", "commerce"], applied: ["content", "docs", "api", "agent", "commerce"], overridden: false });
+    expect(result.profile).toEqual({
+      inferred: ["content", "docs", "api", "agent", "commerce"],
+      applied: ["content", "docs", "api", "agent", "commerce"],
+      overridden: false,
+    });
     expect(result.level.value).toBe(4);
     expect(result.level.next?.name).toBe("Agent-Native");
     expect(result.level.next?.requirements.map((requirement) => requirement.check)).toContain("a2a.card");
@@ -52,10 +64,13 @@ describe("the agent-ready fixture", () => {
     const live = result.details.find((detail) => detail.id === "mcp.live");
     const posts = live?.evidence.filter((entry) => entry.request.method === "POST") ?? [];
     expect(posts.map((entry) => entry.response?.status)).toEqual([200, 202, 200]);
-    expect(posts[0]?.request.headers["accept"]).toBe("application/json, text/event-stream");
+    expect(posts[0]?.request.headers.accept).toBe("application/json, text/event-stream");
     expect(live?.evidence.some((entry) => entry.reused && entry.request.url.endsWith("/mcp/server-card"))).toBe(true);
-    for (const detail of result.details) for (const entry of detail.evidence) expect(entry.response?.excerpt.length ?? 0).toBeLessThanOrEqual(500);
-    expect(result.details.find((detail) => detail.id === "robots.exists")?.evidence[0]?.response?.excerpt).toMatch(/^User-agent: \*/);
+    for (const detail of result.details)
+      for (const entry of detail.evidence) expect(entry.response?.excerpt.length ?? 0).toBeLessThanOrEqual(500);
+    expect(result.details.find((detail) => detail.id === "robots.exists")?.evidence[0]?.response?.excerpt).toMatch(
+      /^User-agent: \*/,
+    );
   });
 
   it("never calls an MCP method other than initialize, notifications/initialized and tools/list", () => {
@@ -64,8 +79,14 @@ describe("the agent-ready fixture", () => {
   });
 
   it("names itself in the User-Agent of every request", () => {
-    expect(site.requests.every((request) => request.userAgent.includes("AgentReadyBot/1.0 (+https://agent-ready.test/docs/checks)"))).toBe(true);
-    expect(site.requests.filter((request) => /ClaudeBot|ChatGPT-User|PerplexityBot/.test(request.userAgent))).toHaveLength(3);
+    expect(
+      site.requests.every((request) =>
+        request.userAgent.includes("AgentReadyBot/1.0 (+https://agent-ready.test/docs/checks)"),
+      ),
+    ).toBe(true);
+    expect(
+      site.requests.filter((request) => /ClaudeBot|ChatGPT-User|PerplexityBot/.test(request.userAgent)),
+    ).toHaveLength(3);
   });
 });
 
@@ -80,19 +101,46 @@ describe("the bare fixture", () => {
 
   it("is judged as a content site, so agent, API and commerce checks are n/a", () => {
     expect(result.profile.inferred).toEqual(["content"]);
-    for (const id of ["mcp.card", "mcp.live", "catalog.api", "openapi.found", "oauth.as", "commerce.pricing", "skills.index"]) expect(statusOf(result, id)).toBe("n/a");
+    for (const id of [
+      "mcp.card",
+      "mcp.live",
+      "catalog.api",
+      "openapi.found",
+      "oauth.as",
+      "commerce.pricing",
+      "skills.index",
+    ])
+      expect(statusOf(result, id)).toBe("n/a");
   });
 
   it("fails the discovery files it lacks and passes what a plain page gets right", () => {
-    expect(idsWith(result, "pass").sort()).toEqual(["http.bot-ua-parity", "http.home-200", "http.soft404", "meta.noai"]);
-    for (const id of ["robots.exists", "robots.sitemap", "llms.exists", "link.headers", "md.negotiate", "security.txt", "policy.content-signals"]) expect(statusOf(result, id)).toBe("fail");
+    expect(idsWith(result, "pass").sort()).toEqual([
+      "http.bot-ua-parity",
+      "http.home-200",
+      "http.soft404",
+      "meta.noai",
+    ]);
+    for (const id of [
+      "robots.exists",
+      "robots.sitemap",
+      "llms.exists",
+      "link.headers",
+      "md.negotiate",
+      "security.txt",
+      "policy.content-signals",
+    ])
+      expect(statusOf(result, id)).toBe("fail");
     expect(messageOf(result, "llms.exists")).toBe("llms.txt is missing (404 at /llms.txt)");
     expect(statusOf(result, "policy.ai-bots")).toBe("warn");
   });
 
   it("stays at level 0 and says level 1 needs robots.txt, a sitemap or Link headers", () => {
     expect(result.level.value).toBe(0);
-    expect(result.level.next?.requirements.map((requirement) => requirement.check).sort()).toEqual(["link.headers", "robots.exists", "robots.sitemap"]);
+    expect(result.level.next?.requirements.map((requirement) => requirement.check).sort()).toEqual([
+      "link.headers",
+      "robots.exists",
+      "robots.sitemap",
+    ]);
     expect(result.requests).toBeLessThanOrEqual(60);
   });
 });
@@ -124,7 +172,8 @@ describe("the SPA fixture", () => {
   it("fails its .json discovery paths as HTML when judged as an API and agent site", async () => {
     const forced = await checkSite(site, { profile: ["content", "docs", "api", "agent"] });
     expect(forced.profile.overridden).toBe(true);
-    for (const id of ["catalog.api", "catalog.ai", "mcp.card", "skills.index", "openapi.found"]) expect(statusOf(forced, id)).toBe("fail");
+    for (const id of ["catalog.api", "catalog.ai", "mcp.card", "skills.index", "openapi.found"])
+      expect(statusOf(forced, id)).toBe("fail");
     expect(messageOf(forced, "catalog.api")).toMatch(/HTML page/);
     expect(forced.requests).toBeLessThanOrEqual(60);
   });
@@ -143,7 +192,9 @@ describe("the broken fixture", () => {
     expect(messageOf(result, "llms.exists")).toBe("llms.txt is served as text/html, not text/plain or text/markdown");
     expect(statusOf(result, "llms.structure")).toBe("pass");
     expect(statusOf(result, "llms.links-resolve")).toBe("fail");
-    expect(messageOf(result, "llms.links-resolve")).toMatch(/2 of 3 checked links are dead: \/docs\/guide\.md → 200 HTML/);
+    expect(messageOf(result, "llms.links-resolve")).toMatch(
+      /2 of 3 checked links are dead: \/docs\/guide\.md → 200 HTML/,
+    );
   });
 
   it("warns about an api-catalog served as application/json and flags wrong types in delivery", () => {

@@ -17,7 +17,9 @@ describe("HTML", () => {
   it("reads head elements, comments left out, attribute values with > kept", () => {
     expect(htmlTitle(page)).toBe("A & B");
     expect(htmlMeta(page).get("description")).toEqual(["x > y"]);
-    expect(htmlLinks(page, "https://x.test/")).toEqual([{ rels: ["canonical", "alternate"], href: "https://x.test/c", type: null }]);
+    expect(htmlLinks(page, "https://x.test/")).toEqual([
+      { rels: ["canonical", "alternate"], href: "https://x.test/c", type: null },
+    ]);
     expect(jsonLdBlocks(page)).toEqual(['{"@type":"WebSite"}']);
   });
 
@@ -28,7 +30,9 @@ describe("HTML", () => {
 });
 
 describe("robots.txt", () => {
-  const robots = parseRobots("User-agent: *\nDisallow: /private\nAllow: /private/ok$\n\nUser-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\nContent-Signal: ai-train=no\n\nSitemap: https://example.com/sitemap.xml\n");
+  const robots = parseRobots(
+    "User-agent: *\nDisallow: /private\nAllow: /private/ok$\n\nUser-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\nContent-Signal: ai-train=no\n\nSitemap: https://example.com/sitemap.xml\n",
+  );
 
   it("groups consecutive User-agent lines and keeps Sitemap outside groups", () => {
     expect(robots.groups.map((group) => group.agents)).toEqual([["*"], ["gptbot", "ccbot"]]);
@@ -46,7 +50,10 @@ describe("robots.txt", () => {
 
 describe("Link headers", () => {
   it("splits on commas outside <> and quotes and resolves targets", () => {
-    const links = parseLinkHeader('</a,b>; rel="service-desc api-catalog"; title="x, y", <https://other.example/c>; rel=alternate; type="text/markdown"', "https://example.com/dir/");
+    const links = parseLinkHeader(
+      '</a,b>; rel="service-desc api-catalog"; title="x, y", <https://other.example/c>; rel=alternate; type="text/markdown"',
+      "https://example.com/dir/",
+    );
     expect(links.map((link) => [link.href, link.rels, link.type])).toEqual([
       ["https://example.com/a,b", ["service-desc", "api-catalog"], null],
       ["https://other.example/c", ["alternate"], "text/markdown"],
@@ -56,7 +63,9 @@ describe("Link headers", () => {
 
 describe("llms.txt", () => {
   it("reads the H1, the summary, sections and links", () => {
-    const llms = parseLlmsTxt("# Site\n\n> Summary\n\n## Docs\n\n- [A](https://x.test/a.md): note\n\n```\n# not a heading\n```\n");
+    const llms = parseLlmsTxt(
+      "# Site\n\n> Summary\n\n## Docs\n\n- [A](https://x.test/a.md): note\n\n```\n# not a heading\n```\n",
+    );
     expect(llms).toMatchObject({ title: "Site", h1Count: 1, startsWithH1: true, hasSummary: true, sections: ["Docs"] });
     expect(llms.links).toEqual([{ text: "A", url: "https://x.test/a.md", section: "Docs", inList: true }]);
   });
@@ -64,19 +73,31 @@ describe("llms.txt", () => {
 
 describe("sitemaps", () => {
   it("reads a urlset with lastmod", () => {
-    const parsed = parseSitemap('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.test/a?b=1&amp;c=2</loc><lastmod>2026-01-01</lastmod></url></urlset>');
-    expect(parsed).toEqual({ ok: true, sitemap: { kind: "urlset", entries: [{ loc: "https://x.test/a?b=1&c=2", lastmod: "2026-01-01" }] } });
+    const parsed = parseSitemap(
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.test/a?b=1&amp;c=2</loc><lastmod>2026-01-01</lastmod></url></urlset>',
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      sitemap: { kind: "urlset", entries: [{ loc: "https://x.test/a?b=1&c=2", lastmod: "2026-01-01" }] },
+    });
   });
 
   it("rejects unbalanced XML and a missing namespace", () => {
-    expect(parseSitemap('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>x</url></urlset>')).toMatchObject({ ok: false });
-    expect(parseSitemap("<urlset><url><loc>x</loc></url></urlset>")).toMatchObject({ ok: false, error: expect.stringContaining("namespace") });
+    expect(
+      parseSitemap('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>x</url></urlset>'),
+    ).toMatchObject({ ok: false });
+    expect(parseSitemap("<urlset><url><loc>x</loc></url></urlset>")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("namespace"),
+    });
   });
 });
 
 describe("security.txt", () => {
   it("reads fields and skips comments and a PGP signature", () => {
-    const fields = parseSecurityTxt("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n# hi\nContact: mailto:a@b.test\nExpires: 2027-01-01T00:00:00.000Z\n-----BEGIN PGP SIGNATURE-----\nabc: def\n-----END PGP SIGNATURE-----\n");
+    const fields = parseSecurityTxt(
+      "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n# hi\nContact: mailto:a@b.test\nExpires: 2027-01-01T00:00:00.000Z\n-----BEGIN PGP SIGNATURE-----\nabc: def\n-----END PGP SIGNATURE-----\n",
+    );
     expect(fields).toEqual([
       { name: "contact", value: "mailto:a@b.test" },
       { name: "expires", value: "2027-01-01T00:00:00.000Z" },
@@ -86,7 +107,11 @@ describe("security.txt", () => {
 
 describe("SKILL.md frontmatter", () => {
   it("parses YAML frontmatter", () => {
-    expect(parseFrontmatter("---\nname: a-skill\ndescription: Does things.\n---\n# Body\n")).toEqual({ ok: true, data: { name: "a-skill", description: "Does things." }, body: "# Body\n" });
+    expect(parseFrontmatter("---\nname: a-skill\ndescription: Does things.\n---\n# Body\n")).toEqual({
+      ok: true,
+      data: { name: "a-skill", description: "Does things." },
+      body: "# Body\n",
+    });
   });
 
   it("never evaluates a JavaScript frontmatter fence from a remote file", () => {
@@ -116,7 +141,16 @@ describe("parsing what a hostile site serves", () => {
     ["unclosed links with quotes", megabyte('<link href="x ')],
     ["unclosed <title>", megabyte("<title>")],
   ])("reads 1 MB of %s in linear time", (_, page) => {
-    expect(timed(() => [visibleText(page, { mainOnly: true }), htmlLinks(page, "https://x.test/"), htmlMeta(page), htmlTitle(page), jsonLdBlocks(page), htmlAnchors(page, "https://x.test/")])).toBeLessThan(1_500);
+    expect(
+      timed(() => [
+        visibleText(page, { mainOnly: true }),
+        htmlLinks(page, "https://x.test/"),
+        htmlMeta(page),
+        htmlTitle(page),
+        jsonLdBlocks(page),
+        htmlAnchors(page, "https://x.test/"),
+      ]),
+    ).toBeLessThan(1_500);
   });
 
   it("matches robots.txt wildcards without backtracking blow-ups", () => {
@@ -129,6 +163,10 @@ describe("parsing what a hostile site serves", () => {
   it("reads 1 MB llms.txt lines and sitemaps in linear time", () => {
     expect(timed(() => parseLlmsTxt(megabyte("[")))).toBeLessThan(1_500);
     expect(timed(() => parseLlmsTxt(megabyte('[a](b "')))).toBeLessThan(1_500);
-    expect(timed(() => parseSitemap(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${megabyte("<url><loc>")}`))).toBeLessThan(1_500);
+    expect(
+      timed(() =>
+        parseSitemap(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${megabyte("<url><loc>")}`),
+      ),
+    ).toBeLessThan(1_500);
   });
 });

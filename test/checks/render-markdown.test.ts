@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ReadinessResult } from "../../src/schemas/report.ts";
 import { renderMarkdownReport } from "../../api/checks/render-markdown.ts";
+import type { ReadinessResult } from "../../src/schemas/report.ts";
 
 const RESULT: ReadinessResult = {
   suite_version: "2026.11.0",
@@ -10,17 +10,65 @@ const RESULT: ReadinessResult = {
   requests: 31,
   profile: { inferred: ["content", "docs"], applied: ["content", "docs"], overridden: false },
   score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1 },
-  level: { value: 1, name: "Basic Web Presence", next: { value: 2, name: "Bot-Aware", requirements: [{ check: "policy.content-signals", title: "Signals", message: "fail: none" }] } },
+  level: {
+    value: 1,
+    name: "Basic Web Presence",
+    next: {
+      value: 2,
+      name: "Bot-Aware",
+      requirements: [{ check: "policy.content-signals", title: "Signals", message: "fail: none" }],
+    },
+  },
   categories: [],
   findings: [
-    { id: "robots.exists", title: "robots.txt exists", category: "discovery", severity: "high", status: "pass", message: "ok" },
-    { id: "llms.exists", title: "llms.txt is served as text", category: "discovery", severity: "high", status: "warn", message: "served as text/html" },
-    { id: "policy.content-signals", title: "Content Signals", category: "bot-policy", severity: "medium", status: "fail", message: "no Content-Signal line" },
-    { id: "security.txt", title: "security.txt", category: "api-hygiene", severity: "low", status: "error", message: "timed out" },
+    {
+      id: "robots.exists",
+      title: "robots.txt exists",
+      category: "discovery",
+      severity: "high",
+      status: "pass",
+      message: "ok",
+    },
+    {
+      id: "llms.exists",
+      title: "llms.txt is served as text",
+      category: "discovery",
+      severity: "high",
+      status: "warn",
+      message: "served as text/html",
+    },
+    {
+      id: "policy.content-signals",
+      title: "Content Signals",
+      category: "bot-policy",
+      severity: "medium",
+      status: "fail",
+      message: "no Content-Signal line",
+    },
+    {
+      id: "security.txt",
+      title: "security.txt",
+      category: "api-hygiene",
+      severity: "low",
+      status: "error",
+      message: "timed out",
+    },
   ],
   details: [
-    { id: "llms.exists", evidence: [], remediation: "Serve it as text/plain.", prompt: "Fix llms.txt", spec_urls: ["https://llmstxt.org/"] },
-    { id: "policy.content-signals", evidence: [], remediation: "Add a Content-Signal line.", prompt: "Add this:\n```\nContent-Signal: search=yes\n```", spec_urls: [] },
+    {
+      id: "llms.exists",
+      evidence: [],
+      remediation: "Serve it as text/plain.",
+      prompt: "Fix llms.txt",
+      spec_urls: ["https://llmstxt.org/"],
+    },
+    {
+      id: "policy.content-signals",
+      evidence: [],
+      remediation: "Add a Content-Signal line.",
+      prompt: "Add this:\n```\nContent-Signal: search=yes\n```",
+      spec_urls: [],
+    },
   ],
 };
 

@@ -34,7 +34,10 @@ const AT = "2026-11-22T12:00:00.000Z";
 describe("stored readiness reports", () => {
   it("keep the evidence apart from the summary, and hand it out only once unlocked", async () => {
     await insertReport(sql, "00000000-0000-4000-8000-000000000001", result, AT);
-    const row = await sql.queryOne({ sql: "SELECT result, details FROM check_reports WHERE id = ?", args: ["00000000-0000-4000-8000-000000000001"] });
+    const row = await sql.queryOne({
+      sql: "SELECT result, details FROM check_reports WHERE id = ?",
+      args: ["00000000-0000-4000-8000-000000000001"],
+    });
     expect(Object.keys(JSON.parse(String(row?.result)))).not.toContain("details");
     expect(JSON.parse(String(row?.details))).toEqual(result.details);
 
@@ -43,14 +46,29 @@ describe("stored readiness reports", () => {
     expect(locked).toMatchObject({ summary, details: null, unlocked_at: null });
 
     expect(await unlockReport(sql, "00000000-0000-4000-8000-000000000001", "staff", "test", AT)).toBe(true);
-    expect(await findReport(sql, "00000000-0000-4000-8000-000000000001")).toMatchObject({ summary, details, unlocked_at: AT, unlock_source: "staff" });
+    expect(await findReport(sql, "00000000-0000-4000-8000-000000000001")).toMatchObject({
+      summary,
+      details,
+      unlocked_at: AT,
+      unlock_source: "staff",
+    });
   });
 
   it("read reports written before the split (details inside the result), and validate those of an older suite", async () => {
     const legacy = { ...result, suite_version: "2026.10.0" };
     await sql.execute({
       sql: "INSERT INTO check_reports (id, origin, input, suite_version, score, level, result, created_at, unlocked_at, unlock_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'staff')",
-      args: ["00000000-0000-4000-8000-000000000002", result.target.origin, result.target.input, legacy.suite_version, result.score.percent, result.level.value, JSON.stringify(legacy), AT, AT],
+      args: [
+        "00000000-0000-4000-8000-000000000002",
+        result.target.origin,
+        result.target.input,
+        legacy.suite_version,
+        result.score.percent,
+        result.level.value,
+        JSON.stringify(legacy),
+        AT,
+        AT,
+      ],
     });
     const read = await findReport(sql, "00000000-0000-4000-8000-000000000002");
     expect(read?.details).toEqual(result.details);
@@ -59,7 +77,16 @@ describe("stored readiness reports", () => {
     const { score: _dropped, ...broken } = legacy;
     await sql.execute({
       sql: "INSERT INTO check_reports (id, origin, input, suite_version, score, level, result, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      args: ["00000000-0000-4000-8000-000000000003", result.target.origin, result.target.input, legacy.suite_version, null, 0, JSON.stringify(broken), AT],
+      args: [
+        "00000000-0000-4000-8000-000000000003",
+        result.target.origin,
+        result.target.input,
+        legacy.suite_version,
+        null,
+        0,
+        JSON.stringify(broken),
+        AT,
+      ],
     });
     await expect(findReport(sql, "00000000-0000-4000-8000-000000000003")).rejects.toThrow(/score/);
   });

@@ -1,12 +1,24 @@
 import { describe, expect, it } from "vitest";
-import type { CheckStatus, Severity } from "../../src/schemas/report.ts";
 import { computeLevel, type LevelInput } from "../../api/checks/levels.ts";
 import { categoryResults, isApplicable, parseProfiles, scoreResults } from "../../api/checks/scoring.ts";
 import { inferProfiles, type SiteSignals } from "../../api/checks/site-facts.ts";
+import type { CheckStatus, Severity } from "../../src/schemas/report.ts";
 
 const NO_SIGNALS: SiteSignals = {
-  htmlHome: false, llmsTxt: false, llmsFull: false, markdownAlternate: false, openApi: false, apiCatalog: false, agentsJson: false,
-  protectedResource: false, mcpCard: false, a2aCard: false, skillsIndex: false, aiCatalog: false, webBotAuth: false, pricing: false,
+  htmlHome: false,
+  llmsTxt: false,
+  llmsFull: false,
+  markdownAlternate: false,
+  openApi: false,
+  apiCatalog: false,
+  agentsJson: false,
+  protectedResource: false,
+  mcpCard: false,
+  a2aCard: false,
+  skillsIndex: false,
+  aiCatalog: false,
+  webBotAuth: false,
+  pricing: false,
   commerceProtocol: false,
 };
 
@@ -56,7 +68,14 @@ describe("the score", () => {
   });
 
   it("never scores informational checks", () => {
-    expect(scoreResults([scored("pass"), scored("fail", "info")])).toEqual({ percent: 100, pass: 1, fail: 0, warn: 0, na: 0, error: 0 });
+    expect(scoreResults([scored("pass"), scored("fail", "info")])).toEqual({
+      percent: 100,
+      pass: 1,
+      fail: 0,
+      warn: 0,
+      na: 0,
+      error: 0,
+    });
   });
 
   it("is null when nothing could be scored", () => {
@@ -64,16 +83,48 @@ describe("the score", () => {
   });
 
   it("is tallied per category, every category listed", () => {
-    const categories = categoryResults([scored("pass", "medium", "content"), scored("fail", "medium", "content"), scored("pass")]);
-    expect(categories.map((category) => category.id)).toEqual(["reachability", "discovery", "content", "bot-policy", "capabilities", "api-hygiene", "commerce"]);
+    const categories = categoryResults([
+      scored("pass", "medium", "content"),
+      scored("fail", "medium", "content"),
+      scored("pass"),
+    ]);
+    expect(categories.map((category) => category.id)).toEqual([
+      "reachability",
+      "discovery",
+      "content",
+      "bot-policy",
+      "capabilities",
+      "api-hygiene",
+      "commerce",
+    ]);
     expect(categories.find((category) => category.id === "content")).toMatchObject({ pass: 1, fail: 1, percent: 50 });
     expect(categories.find((category) => category.id === "commerce")?.percent).toBeNull();
   });
 });
 
 function level(passing: readonly string[], others: Record<string, CheckStatus> = {}): ReturnType<typeof computeLevel> {
-  const ids = ["http.home-200", "robots.exists", "robots.sitemap", "link.headers", "policy.ai-bots", "policy.content-signals", "md.negotiate", "mcp.card", "a2a.card", "skills.index", "catalog.api", "policy.webbotauth", "oauth.as", "oauth.prm"];
-  const results: LevelInput[] = ids.map((id) => ({ id, title: id, status: others[id] ?? (passing.includes(id) ? "pass" : "fail"), message: "…" }));
+  const ids = [
+    "http.home-200",
+    "robots.exists",
+    "robots.sitemap",
+    "link.headers",
+    "policy.ai-bots",
+    "policy.content-signals",
+    "md.negotiate",
+    "mcp.card",
+    "a2a.card",
+    "skills.index",
+    "catalog.api",
+    "policy.webbotauth",
+    "oauth.as",
+    "oauth.prm",
+  ];
+  const results: LevelInput[] = ids.map((id) => ({
+    id,
+    title: id,
+    status: others[id] ?? (passing.includes(id) ? "pass" : "fail"),
+    message: "…",
+  }));
   return computeLevel(results);
 }
 
@@ -99,12 +150,19 @@ describe("the level ladder", () => {
   });
 
   it("counts n/a as met for checks that do not apply to the site", () => {
-    expect(level([...L1, "policy.ai-bots", "skills.index"], { "policy.content-signals": "n/a", "md.negotiate": "n/a" }).value).toBe(4);
+    expect(
+      level([...L1, "policy.ai-bots", "skills.index"], { "policy.content-signals": "n/a", "md.negotiate": "n/a" })
+        .value,
+    ).toBe(4);
   });
 
   it("needs two of Web Bot Auth, all four integration documents, OAuth metadata for level 5", () => {
     expect(level([...L4, "policy.webbotauth"]).value).toBe(4);
-    expect(level([...L4, "policy.webbotauth", "oauth.prm"])).toMatchObject({ value: 5, name: "Agent-Native", next: null });
+    expect(level([...L4, "policy.webbotauth", "oauth.prm"])).toMatchObject({
+      value: 5,
+      name: "Agent-Native",
+      next: null,
+    });
     expect(level([...L4, "mcp.card", "a2a.card", "catalog.api", "oauth.as"]).value).toBe(5);
     expect(level([...L4, "oauth.as", "oauth.prm"]).value).toBe(4);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeNonPublicAddress, TargetNotAllowedError, type HostLookup } from "../../api/checks/address-guard.ts";
+import { describeNonPublicAddress, type HostLookup, TargetNotAllowedError } from "../../api/checks/address-guard.ts";
 import { defineCheckerSettings } from "../../api/checks/settings.ts";
 import { parseTarget } from "../../api/checks/target.ts";
 import { noDns } from "./_helpers.ts";
@@ -112,8 +112,13 @@ describe("parseTarget normalises what it accepts", () => {
 
   it("lets an allow-listed loopback host:port through, and only that port", async () => {
     const local = defineCheckerSettings({ allowedTargets: ["127.0.0.1:4321"] });
-    await expect(parseTarget("http://127.0.0.1:4321/", local, { lookup: noDns })).resolves.toMatchObject({ allowListed: true, origin: "http://127.0.0.1:4321" });
-    await expect(parseTarget("http://127.0.0.1:4322/", local, { lookup: noDns })).rejects.toThrow("port 4322 is not checked");
+    await expect(parseTarget("http://127.0.0.1:4321/", local, { lookup: noDns })).resolves.toMatchObject({
+      allowListed: true,
+      origin: "http://127.0.0.1:4321",
+    });
+    await expect(parseTarget("http://127.0.0.1:4322/", local, { lookup: noDns })).rejects.toThrow(
+      "port 4322 is not checked",
+    );
   });
 });
 
@@ -124,6 +129,8 @@ describe("describeNonPublicAddress", () => {
   });
 
   it("names 6to4 addresses, which can embed a private IPv4 address", () => {
-    expect(describeNonPublicAddress("2002:a00:1::1")).toBe("2002:a00:1::1 is a 6to4 address that can embed a private IPv4 address");
+    expect(describeNonPublicAddress("2002:a00:1::1")).toBe(
+      "2002:a00:1::1 is a 6to4 address that can embed a private IPv4 address",
+    );
   });
 });

@@ -4,10 +4,10 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-server.ts";
 import { launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
-import { startCommerceStack, type CommerceStack } from "../helpers/commerce-stack.ts";
+import { type CommerceStack, startCommerceStack } from "../helpers/commerce-stack.ts";
+import { creditCodeIn } from "../helpers/credit-code.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
 import { mimePart, type SmtpSink } from "../helpers/smtp.ts";
-import { creditCodeIn } from "../helpers/credit-code.ts";
 
 // Paying in a real browser without JavaScript: our buy and unlock forms post to the server, which
 // sends the browser to the hosted checkout (here the fake provider's page, allowed by the CSP's
@@ -30,13 +30,19 @@ afterAll(async () => {
 });
 
 async function open(path: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false, acceptDownloads: true });
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 900 },
+    javaScriptEnabled: false,
+    acceptDownloads: true,
+  });
   await page.goto(`${server.url}${path}`);
   return page;
 }
 
 async function mailTo(address: string): Promise<string> {
-  await expect.poll(() => smtp.received.some((message) => message.to.includes(address)), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => smtp.received.some((message) => message.to.includes(address)), { timeout: 15_000 })
+    .toBe(true);
   return mimePart(smtp.received.find((message) => message.to.includes(address))?.raw ?? "", "text/plain");
 }
 
@@ -56,15 +62,22 @@ describe("paying in a real browser", () => {
     expect(await seriousViolations(audit)).toEqual([]);
     await audit.close();
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Download / }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: /^Download / }).click(),
+    ]);
     const saved = join(dir, "downloaded");
     await download.saveAs(saved);
-    expect((await readFile(saved)).equals(await readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md")))).toBe(true);
+    expect(
+      (await readFile(saved)).equals(await readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md"))),
+    ).toBe(true);
     expect(await mailTo("shopper@example.com")).toContain("/api/v1/downloads/");
     await page.close();
   });
 
-  it("unlocks a report with a credit pack bought by card, and the e-mailed code unlocks another", { timeout: 60_000 }, async () => {
+  it("unlocks a report with a credit pack bought by card, and the e-mailed code unlocks another", {
+    timeout: 60_000,
+  }, async () => {
     const runCheck = async (): Promise<Page> => {
       const page = await open("/checks");
       await page.getByLabel(/^Site/).fill(server.url);
@@ -83,7 +96,9 @@ describe("paying in a real browser", () => {
     await page.getByRole("button", { name: "Pay", exact: true }).click();
     await expect.poll(() => page.url()).toMatch(new RegExp(`^${reportUrl}\\?session_id=cs_test_`));
     expect(await page.getByRole("status").first().textContent()).toContain("Payment received");
-    expect(await page.getByText("How to fix it").count() + (await page.getByText(/^Evidence/).count())).toBeGreaterThan(0);
+    expect(
+      (await page.getByText("How to fix it").count()) + (await page.getByText(/^Evidence/).count()),
+    ).toBeGreaterThan(0);
     await screenshot(page, "check-report-unlocked");
 
     const code = creditCodeIn(await mailTo("payer@example.com"));

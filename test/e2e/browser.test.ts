@@ -2,16 +2,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fitsViewport, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let server: RunningServer;
 let browser: Browser;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "browser-"));
-  server = await startServer({ DATABASE_URL: `file:${join(dir, "service.db")}`, CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}` });
+  server = await startServer({
+    DATABASE_URL: `file:${join(dir, "service.db")}`,
+    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}`,
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -33,7 +36,10 @@ describe("people use the site in a real browser, without JavaScript", () => {
     await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Rate limits" }).click();
     await expect.poll(() => page.url()).toBe(`${server.url}/docs/reference/rate-limits`);
     expect(await page.locator("h1").textContent()).toBe("Rate limits");
-    await page.locator('section[aria-labelledby="versions"]').getByRole("link", { name: "reference--rate-limits-2026-10-01" }).click();
+    await page
+      .locator('section[aria-labelledby="versions"]')
+      .getByRole("link", { name: "reference--rate-limits-2026-10-01" })
+      .click();
     expect(page.url()).toContain("/archive/docs/reference--rate-limits/reference--rate-limits-2026-10-01");
     expect(await page.getByRole("note").textContent()).toContain("superseded");
     await screenshot(page, "docs-archived-version");
@@ -72,7 +78,18 @@ describe("people use the site in a real browser, without JavaScript", () => {
 });
 
 describe("the pages people use are accessible", () => {
-  const pages = ["/", "/docs", "/docs/quickstart", "/policies/privacy", "/articles", "/store", "/waitlist", "/checks", "/problems/not-found", "/no-such-page"];
+  const pages = [
+    "/",
+    "/docs",
+    "/docs/quickstart",
+    "/policies/privacy",
+    "/articles",
+    "/store",
+    "/waitlist",
+    "/checks",
+    "/problems/not-found",
+    "/no-such-page",
+  ];
 
   it.each(pages)("%s has no serious or critical axe violations", async (path) => {
     // Our CSP refuses inline scripts, axe's included: only this audit page may bypass it.
@@ -97,7 +114,10 @@ describe("the pages people use are accessible", () => {
     await page.keyboard.press("Enter");
     expect(page.url()).toContain("#main");
     await page.keyboard.press("Tab");
-    const focused = await page.evaluate(() => ({ tag: document.activeElement?.tagName, inMain: Boolean(document.activeElement?.closest("main")) }));
+    const focused = await page.evaluate(() => ({
+      tag: document.activeElement?.tagName,
+      inMain: Boolean(document.activeElement?.closest("main")),
+    }));
     expect(focused.inMain).toBe(true);
     await page.close();
   });

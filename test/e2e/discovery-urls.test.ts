@@ -7,7 +7,7 @@ import { OPERATIONS } from "../../src/lib/registry.ts";
 import { runAdmin } from "../helpers/admin-cli.ts";
 import { advertisedUrls, list, text } from "../helpers/advertised-urls.ts";
 import { isJson, type Json } from "../helpers/openapi.ts";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
 let databaseUrl: string;
@@ -46,7 +46,16 @@ async function fill(url: string): Promise<string> {
 /** The statuses the registry lets an operation answer; empty when the URL is not an operation. */
 function documentedStatuses(url: string, method: string): number[] {
   const path = new URL(url).pathname;
-  const operation = OPERATIONS.find((candidate) => candidate.method === method && new RegExp(`^${candidate.path.replace(/[.]/g, "\\.").replace(/\{path\}/, ".+").replace(/\{[a-z_]+\}/g, "[^/]+")}$`).test(path));
+  const operation = OPERATIONS.find(
+    (candidate) =>
+      candidate.method === method &&
+      new RegExp(
+        `^${candidate.path
+          .replace(/[.]/g, "\\.")
+          .replace(/\{path\}/, ".+")
+          .replace(/\{[a-z_]+\}/g, "[^/]+")}$`,
+      ).test(path),
+  );
   return operation ? [...operation.statuses] : [];
 }
 
@@ -82,26 +91,54 @@ describe("every URL the discovery files advertise", () => {
         const response = await get(url, advert.type ? { accept: advert.type } : {});
         await response.arrayBuffer();
         if (advert.authentication === "bearer") {
-          if (response.status !== 401 || !response.headers.get("www-authenticate")?.startsWith("Bearer")) failures.push(`${where} is advertised as bearer but answered ${response.status} without a token`);
+          if (response.status !== 401 || !response.headers.get("www-authenticate")?.startsWith("Bearer"))
+            failures.push(`${where} is advertised as bearer but answered ${response.status} without a token`);
           continue;
         }
         const allowed = templated ? documentedStatuses(advert.url, "GET") : [200];
         if (!allowed.includes(response.status)) failures.push(`${where} → ${response.status}`);
-        else if (response.status === 200 && advert.type && essence(response.headers.get("content-type")) !== essence(advert.type)) {
-          failures.push(`${where} declares ${advert.type}, served ${response.headers.get("content-type") ?? "nothing"}`);
+        else if (
+          response.status === 200 &&
+          advert.type &&
+          essence(response.headers.get("content-type")) !== essence(advert.type)
+        ) {
+          failures.push(
+            `${where} declares ${advert.type}, served ${response.headers.get("content-type") ?? "nothing"}`,
+          );
         }
         continue;
       }
       const isMcp = new URL(url).pathname === "/mcp";
-      const body = isMcp ? { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "discovery", version: "1" } } } : {};
-      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(body) });
+      const body = isMcp
+        ? {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-11-25",
+              capabilities: {},
+              clientInfo: { name: "discovery", version: "1" },
+            },
+          }
+        : {};
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(body),
+      });
       await response.arrayBuffer();
       if (response.status === 404 && !templated) failures.push(`${where} → 404`);
       if (response.status === 405) failures.push(`${where} → 405: the method is not accepted`);
       if (isMcp && response.status !== 200) failures.push(`${where}: initialize → ${response.status}`);
-      if (advert.authentication === "bearer" && (response.status !== 401 || !response.headers.get("www-authenticate")?.startsWith("Bearer"))) failures.push(`${where} is advertised as bearer but answered ${response.status} without a token`);
-      if (advert.authentication === "none" && response.status === 401) failures.push(`${where} is advertised without authentication but answered 401`);
-      if (!documentedStatuses(advert.url, "POST").includes(response.status)) failures.push(`${where} → ${response.status}, which the registry does not list`);
+      if (
+        advert.authentication === "bearer" &&
+        (response.status !== 401 || !response.headers.get("www-authenticate")?.startsWith("Bearer"))
+      )
+        failures.push(`${where} is advertised as bearer but answered ${response.status} without a token`);
+      if (advert.authentication === "none" && response.status === 401)
+        failures.push(`${where} is advertised without authentication but answered 401`);
+      if (!documentedStatuses(advert.url, "POST").includes(response.status))
+        failures.push(`${where} → ${response.status}, which the registry does not list`);
     }
     expect(failures).toEqual([]);
   }, 120_000);
@@ -109,13 +146,20 @@ describe("every URL the discovery files advertise", () => {
   it("serves the skills whose bytes hash to the index's digests", async () => {
     const skills = await json("/.well-known/agent-skills/index.json");
     for (const skill of list(skills.skills)) {
-      const bytes = new Uint8Array(await (await get(new URL(text(skill.url), `${server.url}/.well-known/agent-skills/index.json`).href)).arrayBuffer());
+      const bytes = new Uint8Array(
+        await (
+          await get(new URL(text(skill.url), `${server.url}/.well-known/agent-skills/index.json`).href)
+        ).arrayBuffer(),
+      );
       expect(`sha256:${createHash("sha256").update(bytes).digest("hex")}`, text(skill.name)).toBe(skill.digest);
     }
   });
 
   it("serves the MCP card and the AI catalog byte-identical wherever scanners look, with CORS, Cache-Control and ETag/304", async () => {
-    for (const group of [["/mcp/server-card", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"], ["/.well-known/ai-catalog.json", "/.well-known/ard.json"]]) {
+    for (const group of [
+      ["/mcp/server-card", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"],
+      ["/.well-known/ai-catalog.json", "/.well-known/ard.json"],
+    ]) {
       const bodies = await Promise.all(
         group.map(async (path) => {
           const response = await get(path);
@@ -135,11 +179,24 @@ describe("every URL the discovery files advertise", () => {
     const card = await json("/mcp/server-card");
     const openapi = await json("/openapi.json");
     const aiCatalog = await json("/.well-known/ai-catalog.json");
-    const services = await Promise.all(["/capabilities.json", "/agents.json", "/pricing.json", "/terms.json", "/roadmap.json", "/.well-known/service-state.json", "/api/v1"].map(async (path) => (await json(path)).service));
-    for (const service of services) expect(service).toEqual({ name: "AgentReady", identifier: card.name, version: card.version, url: server.url });
+    const services = await Promise.all(
+      [
+        "/capabilities.json",
+        "/agents.json",
+        "/pricing.json",
+        "/terms.json",
+        "/roadmap.json",
+        "/.well-known/service-state.json",
+        "/api/v1",
+      ].map(async (path) => (await json(path)).service),
+    );
+    for (const service of services)
+      expect(service).toEqual({ name: "AgentReady", identifier: card.name, version: card.version, url: server.url });
     expect(isJson(openapi.info) ? openapi.info.version : null).toBe(card.version);
     expect(list(openapi.servers)[0]?.url).toBe(`${server.url}/api/v1`);
-    expect(list(aiCatalog.entries).map((entry) => entry.version)).toEqual(list(aiCatalog.entries).map(() => card.version));
+    expect(list(aiCatalog.entries).map((entry) => entry.version)).toEqual(
+      list(aiCatalog.entries).map(() => card.version),
+    );
     expect(list(card.remotes)[0]?.url).toBe((await json("/api/v1/tools")).endpoint);
     expect((await (await get("/llms.txt")).text()).split("\n")[0]).toBe("# AgentReady");
   });
@@ -155,7 +212,11 @@ describe("a capability switched off", () => {
   }
   const features = async () => (await json("/api/v1/config")).features as Record<string, boolean>;
   const mcpToolNames = async () => {
-    const response = await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const response = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     const { result } = (await response.json()) as { result: { tools: { name: string }[] } };
     return result.tools.map((tool) => tool.name);
   };
@@ -167,10 +228,15 @@ describe("a capability switched off", () => {
     await until(async () => (await features()).checks === false);
     const capabilities = await json("/capabilities.json");
     expect(list(capabilities.capabilities).map((capability) => capability.id)).not.toContain("checks.run");
-    expect(list((await json("/agents.json")).endpoints).map((endpoint) => endpoint.operation)).not.toContain("runCheck");
+    expect(list((await json("/agents.json")).endpoints).map((endpoint) => endpoint.operation)).not.toContain(
+      "runCheck",
+    );
     expect(list((await json("/api/v1/tools")).data).map((tool) => tool.name)).not.toContain("run_readiness_check");
     expect(await mcpToolNames()).not.toContain("run_readiness_check");
-    expect(list((await json("/.well-known/service-state.json")).unavailable)).toContainEqual({ capability: "checks.run", reason: "checks is switched off" });
+    expect(list((await json("/.well-known/service-state.json")).unavailable)).toContainEqual({
+      capability: "checks.run",
+      reason: "checks is switched off",
+    });
     await admin("switches", "set", "checks", "on");
     await until(async () => (await features()).checks === true);
     expect(await mcpToolNames()).toContain("run_readiness_check");
@@ -187,16 +253,30 @@ describe("a capability switched off", () => {
       const agents = await json("/agents.json");
       expect(isJson(agents.tools) ? agents.tools.mcp : undefined).toBeNull();
       for (const path of ["/.well-known/ai-catalog.json", "/.well-known/ard.json"]) {
-        expect(list((await json(path)).entries).map((entry) => entry.type), path).not.toContain("application/mcp-server-card+json");
+        expect(
+          list((await json(path)).entries).map((entry) => entry.type),
+          path,
+        ).not.toContain("application/mcp-server-card+json");
       }
-      for (const path of ["/mcp/server-card", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"]) expect((await get(path)).status, path).toBe(404);
+      for (const path of ["/mcp/server-card", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"])
+        expect((await get(path)).status, path).toBe(404);
       expect((await get("/api/v1/tools")).status).toBe(503);
-      expect((await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" })).status).toBe(503);
+      expect(
+        (
+          await fetch(`${server.url}/mcp`, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+            body: "{}",
+          })
+        ).status,
+      ).toBe(503);
     } finally {
       await admin("switches", "set", "mcp", "on");
     }
     await until(async () => (await features()).mcp === true);
     expect((await get("/.well-known/mcp/server-card.json")).status).toBe(200);
-    expect(list((await json("/.well-known/ard.json")).entries).map((entry) => entry.type)).toContain("application/mcp-server-card+json");
+    expect(list((await json("/.well-known/ard.json")).entries).map((entry) => entry.type)).toContain(
+      "application/mcp-server-card+json",
+    );
   }, 60_000);
 });

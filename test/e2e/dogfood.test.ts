@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let server: RunningServer;
 let dir: string;
@@ -10,7 +10,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "dogfood-"));
   const { port } = inject("site");
   // The one allowance the checker gets: this server itself, on loopback.
-  server = await startServer({ DATABASE_URL: `file:${join(dir, "service.db")}`, CHECKS_ALLOWED_TARGETS: `127.0.0.1:${port}` });
+  server = await startServer({
+    DATABASE_URL: `file:${join(dir, "service.db")}`,
+    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${port}`,
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -25,10 +28,22 @@ interface Finding {
 
 describe("the service checked by its own readiness checker", () => {
   it("passes every applicable check: 100 %, nothing failing, warning or erroring", async () => {
-    const response = await fetch(`${server.url}/api/v1/checks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ domain: server.url }) });
+    const response = await fetch(`${server.url}/api/v1/checks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ domain: server.url }),
+    });
     expect(response.status).toBe(200);
-    const report = (await response.json()) as { score: { percent: number }; level: { value: number }; requests: number; findings: Finding[]; profile: { applied: string[] } };
-    const notPassing = report.findings.filter((finding) => finding.status !== "pass" && finding.status !== "n/a").map((finding) => `${finding.status} ${finding.id}: ${finding.message}`);
+    const report = (await response.json()) as {
+      score: { percent: number };
+      level: { value: number };
+      requests: number;
+      findings: Finding[];
+      profile: { applied: string[] };
+    };
+    const notPassing = report.findings
+      .filter((finding) => finding.status !== "pass" && finding.status !== "n/a")
+      .map((finding) => `${finding.status} ${finding.id}: ${finding.message}`);
     expect(notPassing).toEqual([]);
     expect(report.score.percent).toBe(100);
     expect(report.requests).toBeLessThanOrEqual(60);

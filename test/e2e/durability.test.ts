@@ -1,5 +1,5 @@
-import { request } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
@@ -26,7 +26,11 @@ function startWriters(url: string): { acknowledged: string[]; stop: () => Promis
     while (!stopped) {
       const email = `lane${lane}-${sent++}@example.com`;
       try {
-        const response = await fetch(`${url}/api/v1/waitlist`, { method: "POST", headers: { "content-type": "application/json" }, body: signup(email) });
+        const response = await fetch(`${url}/api/v1/waitlist`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: signup(email),
+        });
         if (response.status === 202) acknowledged.push(email);
       } catch {
         // the server died mid-request: this one was never acknowledged
@@ -47,7 +51,12 @@ async function storedEmails(databaseUrl: string): Promise<{ integrity: unknown; 
   const client = createClient({ url: databaseUrl });
   try {
     const integrity = (await client.execute("PRAGMA integrity_check")).rows[0]?.integrity_check;
-    return { integrity, emails: new Set((await client.execute("SELECT email FROM waitlist_signups")).rows.map((row) => String(row.email))) };
+    return {
+      integrity,
+      emails: new Set(
+        (await client.execute("SELECT email FROM waitlist_signups")).rows.map((row) => String(row.email)),
+      ),
+    };
   } finally {
     client.close();
   }
@@ -63,7 +72,15 @@ describe("a crash in the middle of writes", () => {
     expect(acknowledged.length).toBeGreaterThan(100);
 
     const restarted = await startServer(env);
-    expect((await fetch(`${restarted.url}/api/v1/waitlist`, { method: "POST", headers: { "content-type": "application/json" }, body: signup("after@example.com") })).status).toBe(202);
+    expect(
+      (
+        await fetch(`${restarted.url}/api/v1/waitlist`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: signup("after@example.com"),
+        })
+      ).status,
+    ).toBe(202);
     await restarted.stop();
 
     const { integrity, emails } = await storedEmails(env.DATABASE_URL ?? "");
@@ -104,11 +121,20 @@ describe("SIGTERM while a request is in flight", () => {
     const { hostname, port } = new URL(server.url);
     const body = signup("in-flight@example.com");
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const outgoing = request({ hostname, port, path: "/api/v1/waitlist", method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (incoming) => {
-        let text = "";
-        incoming.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text }));
-      });
+      const outgoing = request(
+        {
+          hostname,
+          port,
+          path: "/api/v1/waitlist",
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
+        (incoming) => {
+          let text = "";
+          incoming.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text }));
+        },
+      );
       outgoing.on("error", reject);
       // Half the body now, the rest after the server has been told to stop.
       outgoing.write(body.slice(0, 10));

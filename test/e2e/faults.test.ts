@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { request } from "node:http";
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
@@ -9,7 +9,11 @@ import { startServer } from "../helpers/server-process.ts";
 
 const signup = (email: string) => JSON.stringify({ email, consent: true, consent_version: "privacy-2026-11-01" });
 const join202 = (url: string, email: string) =>
-  fetch(`${url}/api/v1/waitlist`, { method: "POST", headers: { "content-type": "application/json" }, body: signup(email) }).then((response) => response.status);
+  fetch(`${url}/api/v1/waitlist`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: signup(email),
+  }).then((response) => response.status);
 
 let dir: string;
 beforeAll(async () => {
@@ -24,7 +28,10 @@ describe("a full disk under the database", () => {
     // A real, small filesystem (root can mount a tmpfs here and in CI); the database lives on it.
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]);
     try {
-      const server = await startServer({ DATABASE_URL: `file:${join(mountPoint, "service.db")}`, RATE_LIMITS: "waitlist=1000000/60" });
+      const server = await startServer({
+        DATABASE_URL: `file:${join(mountPoint, "service.db")}`,
+        RATE_LIMITS: "waitlist=1000000/60",
+      });
       const acknowledged: string[] = [];
       try {
         const statuses = new Map<number, number>();
@@ -37,7 +44,7 @@ describe("a full disk under the database", () => {
         }
         expect([...statuses.keys()].sort()).toEqual([202, 503]);
         expect((await fetch(`${server.url}/health`)).status).toBe(200);
-        expect(((await (await fetch(`${server.url}/docs/store`)).text()).length)).toBeGreaterThan(1000);
+        expect((await (await fetch(`${server.url}/docs/store`)).text()).length).toBeGreaterThan(1000);
 
         execFileSync("mount", ["-o", "remount,size=16m", mountPoint]);
         await expect.poll(() => join202(server.url, "after-space@example.com"), { timeout: 10_000 }).toBe(202);
@@ -48,7 +55,9 @@ describe("a full disk under the database", () => {
 
       const client = createClient({ url: `file:${join(mountPoint, "service.db")}` });
       expect((await client.execute("PRAGMA integrity_check")).rows[0]?.integrity_check).toBe("ok");
-      const stored = new Set((await client.execute("SELECT email FROM waitlist_signups")).rows.map((row) => String(row.email)));
+      const stored = new Set(
+        (await client.execute("SELECT email FROM waitlist_signups")).rows.map((row) => String(row.email)),
+      );
       client.close();
       expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
     } finally {
@@ -64,9 +73,18 @@ describe("the database file going away", () => {
     try {
       expect(await join202(server.url, "before@example.com")).toBe(202);
       await rename(path, `${path}.moved`);
-      await expect.poll(async () => ((await (await fetch(`${server.url}/status.json`)).json()) as { components: { database: string } }).components.database, { timeout: 5_000 }).toBe("unavailable");
+      await expect
+        .poll(
+          async () =>
+            ((await (await fetch(`${server.url}/status.json`)).json()) as { components: { database: string } })
+              .components.database,
+          { timeout: 5_000 },
+        )
+        .toBe("unavailable");
       expect(await join202(server.url, "during@example.com")).toBe(503);
-      const capabilities = (await (await fetch(`${server.url}/capabilities.json`)).json()) as { capabilities: { id: string }[] };
+      const capabilities = (await (await fetch(`${server.url}/capabilities.json`)).json()) as {
+        capabilities: { id: string }[];
+      };
       expect(capabilities.capabilities.map((capability) => capability.id)).not.toContain("waitlist.join");
       await rename(`${path}.moved`, path);
       await expect.poll(() => join202(server.url, "after@example.com"), { timeout: 5_000 }).toBe(202);
@@ -78,15 +96,27 @@ describe("the database file going away", () => {
 
 describe("SIGTERM under load", () => {
   it("lets every request already in flight finish, then exits 0", async () => {
-    const server = await startServer({ DATABASE_URL: `file:${join(dir, "term.db")}`, RATE_LIMITS: "waitlist=1000000/60" });
+    const server = await startServer({
+      DATABASE_URL: `file:${join(dir, "term.db")}`,
+      RATE_LIMITS: "waitlist=1000000/60",
+    });
     const { hostname, port } = new URL(server.url);
     const inFlight = Array.from({ length: 40 }, (_, index) => {
       const body = signup(`load${index}@example.com`);
       return new Promise<number>((resolve, reject) => {
-        const outgoing = request({ hostname, port, path: "/api/v1/waitlist", method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (incoming) => {
-          incoming.resume();
-          incoming.on("end", () => resolve(incoming.statusCode ?? 0));
-        });
+        const outgoing = request(
+          {
+            hostname,
+            port,
+            path: "/api/v1/waitlist",
+            method: "POST",
+            headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+          },
+          (incoming) => {
+            incoming.resume();
+            incoming.on("end", () => resolve(incoming.statusCode ?? 0));
+          },
+        );
         outgoing.on("error", reject);
         outgoing.write(body.slice(0, 5));
         // The rest of each body arrives after the signal.
@@ -110,7 +140,11 @@ describe("kill -9 in the middle of writes", () => {
     /** True when the server answered (201 or not); false when the connection died with the process. */
     const register = async (index: number): Promise<boolean> => {
       try {
-        const response = await fetch(`${server.url}/api/v1/agents/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ agent_name: `crash-${index}`, agent_type: "test", operator_type: "individual" }) });
+        const response = await fetch(`${server.url}/api/v1/agents/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ agent_name: `crash-${index}`, agent_type: "test", operator_type: "individual" }),
+        });
         if (response.status === 201) acknowledged.push(((await response.json()) as { token: string }).token);
         return true;
       } catch {
@@ -133,7 +167,13 @@ describe("kill -9 in the middle of writes", () => {
     expect((await client.execute("PRAGMA integrity_check")).rows[0]?.integrity_check).toBe("ok");
     client.close();
     const restarted = await startServer(env);
-    const standings = await Promise.all(acknowledged.map((token) => fetch(`${restarted.url}/api/v1/agents/me`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.status)));
+    const standings = await Promise.all(
+      acknowledged.map((token) =>
+        fetch(`${restarted.url}/api/v1/agents/me`, { headers: { authorization: `Bearer ${token}` } }).then(
+          (response) => response.status,
+        ),
+      ),
+    );
     expect(standings.filter((status) => status !== 200)).toEqual([]);
     expect(await restarted.stop()).toBe(0);
   }, 60_000);

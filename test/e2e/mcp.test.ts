@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
 let server: RunningServer;
@@ -29,7 +29,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mcp-e2e-"));
   fixture = await startAgentReadySite();
   // The fixture site lives on loopback: the checker may reach it only because it is listed here.
-  server = await startServer({ DATABASE_URL: `file:${join(dir, "service.db")}`, CHECKS_ALLOWED_TARGETS: fixture.hostPort });
+  server = await startServer({
+    DATABASE_URL: `file:${join(dir, "service.db")}`,
+    CHECKS_ALLOWED_TARGETS: fixture.hostPort,
+  });
   const registered = await fetch(`${server.url}/api/v1/agents/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -55,7 +58,9 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
     const card = await getJson("/mcp/server-card");
     const info = client.getServerVersion();
     expect(info).toMatchObject({ name: card.name, version: card.version });
-    expect((card.remotes as { url: string; supportedProtocolVersions: string[] }[])[0]).toMatchObject({ url: `${server.url}/mcp` });
+    expect((card.remotes as { url: string; supportedProtocolVersions: string[] }[])[0]).toMatchObject({
+      url: `${server.url}/mcp`,
+    });
   });
 
   it("lists the same tools, with the same schemas, as /api/v1/tools", async () => {
@@ -73,7 +78,12 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
   it("runs a readiness check of a loopback fixture site and reads the report back", async () => {
     const run = await client.callTool({ name: "run_readiness_check", arguments: { domain: fixture.origin } });
     expect(run.isError).toBeFalsy();
-    const report = run.structuredContent as { id: string; locked: boolean; score: { percent: number }; target: { origin: string } };
+    const report = run.structuredContent as {
+      id: string;
+      locked: boolean;
+      score: { percent: number };
+      target: { origin: string };
+    };
     expect(report).toMatchObject({ locked: true, target: { origin: fixture.origin } });
     expect(report.score.percent).toBe(100);
     const read = await client.callTool({ name: "read_readiness_report", arguments: { id: report.id } });
@@ -84,7 +94,8 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
     const { tools } = await client.listTools();
     const docs = (await getJson("/api/v1/docs")) as { data: { path: string }[] };
     const firstDoc = docs.data[0]?.path ?? "";
-    const report = (await client.callTool({ name: "run_readiness_check", arguments: { domain: fixture.origin } })).structuredContent as { id: string };
+    const report = (await client.callTool({ name: "run_readiness_check", arguments: { domain: fixture.origin } }))
+      .structuredContent as { id: string };
     const calls: Record<string, { args: Record<string, unknown>; http: string | null }> = {
       list_docs: { args: {}, http: "/api/v1/docs" },
       read_doc: { args: { path: firstDoc }, http: `/api/v1/docs/${firstDoc}` },
@@ -95,7 +106,10 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
       read_readiness_report: { args: { id: report.id }, http: `/api/v1/checks/${report.id}` },
       read_agent_standing: { args: {}, http: null },
     };
-    const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name).sort();
+    const readOnly = tools
+      .filter((tool) => tool.annotations?.readOnlyHint === true)
+      .map((tool) => tool.name)
+      .sort();
     expect(readOnly).toEqual(Object.keys(calls).sort());
     for (const [name, { args, http }] of Object.entries(calls)) {
       const result = await client.callTool({ name, arguments: args });
@@ -103,7 +117,9 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
       expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? "null")).toEqual(result.structuredContent);
       if (http) expect(result.structuredContent, name).toEqual(await getJson(http));
     }
-    const status = (await client.callTool({ name: "service_status", arguments: {} })).structuredContent as { checked_at: string };
+    const status = (await client.callTool({ name: "service_status", arguments: {} })).structuredContent as {
+      checked_at: string;
+    };
     const { checked_at: _at, ...state } = await getJson("/.well-known/service-state.json");
     expect({ ...status, checked_at: undefined }).toEqual({ ...state, checked_at: undefined });
     const standing = (await client.callTool({ name: "read_agent_standing", arguments: {} })).structuredContent;
@@ -117,9 +133,15 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
       const result = await anonymous.callTool({ name: "join_agent_waitlist", arguments: {} });
       expect(result.isError).toBe(true);
       // As over HTTP, the token is checked before the arguments.
-      expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}")).toMatchObject({ code: "unauthorized", status: 401 });
+      expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}")).toMatchObject({
+        code: "unauthorized",
+        status: 401,
+      });
       const standing = await anonymous.callTool({ name: "read_agent_standing", arguments: {} });
-      expect(JSON.parse((standing.content as { text: string }[])[0]?.text ?? "{}")).toMatchObject({ code: "unauthorized", status: 401 });
+      expect(JSON.parse((standing.content as { text: string }[])[0]?.text ?? "{}")).toMatchObject({
+        code: "unauthorized",
+        status: 401,
+      });
     } finally {
       await anonymous.close();
     }

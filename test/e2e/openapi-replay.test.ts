@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getContent } from "../../src/content/load-content.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { operationsOf, ResponseChecker, type DocumentedOperation, type Json } from "../helpers/openapi.ts";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { type DocumentedOperation, type Json, operationsOf, ResponseChecker } from "../helpers/openapi.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 /**
  * Every operation openapi.json documents, sent to the real server: once as a client that means it
@@ -43,8 +43,17 @@ async function send(documented: DocumentedOperation, replay: Replay): Promise<Re
     if (value === undefined) throw new Error(`${documented.id}: no value for {${name}}`);
     return value;
   });
-  const headers: Record<string, string> = { ...(replay.body === undefined ? {} : { "content-type": "application/json" }), ...replay.headers };
-  return fetch(url, { method: documented.method, headers, ...(replay.body === undefined ? {} : { body: typeof replay.body === "string" ? replay.body : JSON.stringify(replay.body) }) });
+  const headers: Record<string, string> = {
+    ...(replay.body === undefined ? {} : { "content-type": "application/json" }),
+    ...replay.headers,
+  };
+  return fetch(url, {
+    method: documented.method,
+    headers,
+    ...(replay.body === undefined
+      ? {}
+      : { body: typeof replay.body === "string" ? replay.body : JSON.stringify(replay.body) }),
+  });
 }
 
 /** A survey answer every question of content/surveys/agent.yaml accepts. */
@@ -62,7 +71,11 @@ function surveyBody(): Json {
 }
 
 async function issueCreditCode(databaseUrl: string): Promise<string> {
-  const { stdout } = await execAsync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "credits", "issue", "1"], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" } });
+  const { stdout } = await execAsync(
+    process.execPath,
+    ["--import", "tsx", "scripts/admin.ts", "credits", "issue", "1"],
+    { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" } },
+  );
   const code = /Code:\s+(\S+)/.exec(stdout)?.[1];
   if (!code) throw new Error(`no code in: ${stdout}`);
   return code;
@@ -89,8 +102,16 @@ afterAll(async () => {
 async function plans(): Promise<Record<string, Replay>> {
   const docs = (await json("/api/v1/docs")) as { data: { path: string }[] };
   const doc = docs.data[0]?.path ?? "";
-  const archivedDoc = (await Promise.all(docs.data.map((entry) => json(`/api/v1/docs/${entry.path}`)))).flatMap((page) => (page.versions as { url: string; superseded_at: string | null }[]).filter((version) => version.superseded_at !== null))[0];
-  const policies = (await json("/api/v1/policies/privacy")) as { version: string; versions: { url: string; superseded_at: string | null }[] };
+  const archivedDoc = (await Promise.all(docs.data.map((entry) => json(`/api/v1/docs/${entry.path}`)))).flatMap(
+    (page) =>
+      (page.versions as { url: string; superseded_at: string | null }[]).filter(
+        (version) => version.superseded_at !== null,
+      ),
+  )[0];
+  const policies = (await json("/api/v1/policies/privacy")) as {
+    version: string;
+    versions: { url: string; superseded_at: string | null }[];
+  };
   const archivedPolicy = policies.versions.find((version) => version.superseded_at !== null);
   const archive = (url: string | undefined) => {
     const [, , , , , key = "", version = ""] = new URL(url ?? "http://x/").pathname.split("/");
@@ -100,10 +121,20 @@ async function plans(): Promise<Record<string, Replay>> {
   const articles = (await json("/api/v1/articles")) as { data: { slug: string }[] };
   const records = (await json("/api/v1/records")) as { data: { slug: string }[] };
   const skills = (await json("/.well-known/agent-skills/index.json")) as { skills: { name: string }[] };
-  const registered = await fetch(`${server.url}/api/v1/agents/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ agent_name: "Replayer", agent_type: "test", operator_type: "company" }) });
+  const registered = await fetch(`${server.url}/api/v1/agents/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ agent_name: "Replayer", agent_type: "test", operator_type: "company" }),
+  });
   const { token } = (await registered.json()) as { token: string };
   const auth = { authorization: `Bearer ${token}` };
-  const report = (await (await fetch(`${server.url}/api/v1/checks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ domain: fixture.origin }) })).json()) as { id: string };
+  const report = (await (
+    await fetch(`${server.url}/api/v1/checks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ domain: fixture.origin }),
+    })
+  ).json()) as { id: string };
   const consent_version = policies.version;
   return {
     getDoc: { params: { path: doc } },
@@ -123,21 +154,46 @@ async function plans(): Promise<Record<string, Replay>> {
     checkoutCheck: { params: { id: report.id }, body: { purchase: "unlock", email: "buyer@example.com" } },
     redeemCredit: { params: { id: report.id }, body: { code: creditCode } },
     registerAgent: { body: { agent_name: "Second replayer", agent_type: "test", operator_type: "individual" } },
-    joinAgentWaitlist: { headers: auth, body: { agent_name: "Replayer", agent_type: "test", operator_type: "company", use_cases: ["read docs"], capabilities: ["read"], tools_used: ["fetch"], consent_version } },
+    joinAgentWaitlist: {
+      headers: auth,
+      body: {
+        agent_name: "Replayer",
+        agent_type: "test",
+        operator_type: "company",
+        use_cases: ["read docs"],
+        capabilities: ["read"],
+        tools_used: ["fetch"],
+        consent_version,
+      },
+    },
     answerAgentSurvey: { headers: auth, body: surveyBody() },
     getAgentStanding: { headers: auth },
     joinWaitlist: { body: { email: "person@example.com", consent: true, consent_version } },
-    callMcp: { headers: { accept: "application/json, text/event-stream" }, body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "replay", version: "1.0.0" } } } },
+    callMcp: {
+      headers: { accept: "application/json, text/event-stream" },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "replay", version: "1.0.0" } },
+      },
+    },
     receiveStripeWebhook: { body: { id: "evt_replay", type: "ping" } },
   };
 }
 
 /** The same client getting it wrong: unknown ids, invalid bodies, no token. */
 function mistakes(documented: DocumentedOperation, plan: Replay): Replay | null {
-  const params = Object.fromEntries(Object.keys(plan.params ?? {}).map((name) => [name, name === "id" && documented.id.includes("Check") ? "00000000-0000-4000-8000-000000000000" : "no-such-thing"]));
-  if (documented.operation["requestBody"]) return { params: { ...plan.params }, body: { unexpected: true }, headers: { ...plan.headers } };
+  const params = Object.fromEntries(
+    Object.keys(plan.params ?? {}).map((name) => [
+      name,
+      name === "id" && documented.id.includes("Check") ? "00000000-0000-4000-8000-000000000000" : "no-such-thing",
+    ]),
+  );
+  if (documented.operation.requestBody)
+    return { params: { ...plan.params }, body: { unexpected: true }, headers: { ...plan.headers } };
   if (Object.keys(params).length > 0) return { params, headers: { ...plan.headers } };
-  if (documented.operation["security"]) return {};
+  if (documented.operation.security) return {};
   return null;
 }
 
@@ -165,7 +221,20 @@ describe("openapi.json, replayed against the running server", () => {
     }
     expect(problems).toEqual([]);
     // The happy paths that can succeed here did.
-    for (const expected of ["runCheck 200", "getCheck 200", "redeemCredit 200", "registerAgent 201", "joinAgentWaitlist 201", "answerAgentSurvey 201", "getAgentStanding 200", "joinWaitlist 202", "callMcp 200", "listTools 200", "getMcpServerCard 200", "getOpenApi 200"]) {
+    for (const expected of [
+      "runCheck 200",
+      "getCheck 200",
+      "redeemCredit 200",
+      "registerAgent 201",
+      "joinAgentWaitlist 201",
+      "answerAgentSurvey 201",
+      "getAgentStanding 200",
+      "joinWaitlist 202",
+      "callMcp 200",
+      "listTools 200",
+      "getMcpServerCard 200",
+      "getOpenApi 200",
+    ]) {
       expect(statuses).toContain(expected);
     }
     // Without a payment key, what needs the provider answers its documented 503.
@@ -173,7 +242,13 @@ describe("openapi.json, replayed against the running server", () => {
   }, 120_000);
 
   it("offers the readiness report as Markdown too, as documented", async () => {
-    const report = (await (await fetch(`${server.url}/api/v1/checks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ domain: fixture.origin }) })).json()) as { id: string };
+    const report = (await (
+      await fetch(`${server.url}/api/v1/checks`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ domain: fixture.origin }),
+      })
+    ).json()) as { id: string };
     const documented = operationsOf(document).find((operation) => operation.id === "getCheck");
     if (!documented) throw new Error("getCheck is not documented");
     const response = await send(documented, { params: { id: report.id }, headers: { accept: "text/markdown" } });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
 let env: Record<string, string>;
@@ -37,7 +37,9 @@ describe("the server as `npm run serve` starts it", () => {
     const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
     const locations = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1] ?? "");
     expect(locations).toContain(`${server.url}/waitlist`);
-    const statuses = await Promise.all(locations.map(async (location) => [location, (await fetch(location)).status] as const));
+    const statuses = await Promise.all(
+      locations.map(async (location) => [location, (await fetch(location)).status] as const),
+    );
     expect(statuses.filter(([, status]) => status !== 200)).toEqual([]);
   });
 
@@ -51,6 +53,8 @@ describe("the server as `npm run serve` starts it", () => {
 // Runs after the block above has stopped its server, so nothing else answers on the port.
 describe("starting with bad configuration", () => {
   it("stops with one message naming the variable", async () => {
-    await expect(startServer({ ...env, PORT: "eighty", DATABASE_URL: "postgres://nope" })).rejects.toThrow(/PORT: .*\n.*DATABASE_URL: must start with file:/);
+    await expect(startServer({ ...env, PORT: "eighty", DATABASE_URL: "postgres://nope" })).rejects.toThrow(
+      /PORT: .*\n.*DATABASE_URL: must start with file:/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-server.ts";
-import { startCommerceStack, type CommerceStack } from "../helpers/commerce-stack.ts";
+import { type CommerceStack, startCommerceStack } from "../helpers/commerce-stack.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
 import { mimePart, type SmtpSink } from "../helpers/smtp.ts";
 
@@ -20,7 +20,12 @@ afterAll(async () => {
 });
 
 const buy = (productId: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/store/buy/${productId}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...headers }, body: "" });
+  fetch(`${server.url}/store/buy/${productId}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...headers },
+    body: "",
+  });
 
 async function waitFor<T>(what: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -43,7 +48,12 @@ describe("buying from the store page through its HTML forms over plain HTTP (the
     expect(hosted).toMatch(new RegExp(`^${fake.url}/pay/cs_test_`));
     expect(await (await fetch(hosted)).text()).toContain(">Pay</button>");
 
-    const paid = await fetch(hosted, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "browser@example.com", outcome: "pay" }).toString() });
+    const paid = await fetch(hosted, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: "browser@example.com", outcome: "pay" }).toString(),
+    });
     expect(paid.status).toBe(303);
     const back = paid.headers.get("location") ?? "";
     expect(back).toMatch(new RegExp(`^${server.url}/store/return\\?session_id=cs_test_`));
@@ -61,7 +71,8 @@ describe("buying from the store page through its HTML forms over plain HTTP (the
     expect(Buffer.from(await downloaded.arrayBuffer()).equals(file)).toBe(true);
 
     const mail = await waitFor(() => smtp.received.find((message) => message.to.includes("browser@example.com")));
-    const link = /(https?:\/\/\S+\/api\/v1\/downloads\/v1\.[A-Za-z0-9._-]+)/.exec(mimePart(mail.raw, "text/plain"))?.[1] ?? "";
+    const link =
+      /(https?:\/\/\S+\/api\/v1\/downloads\/v1\.[A-Za-z0-9._-]+)/.exec(mimePart(mail.raw, "text/plain"))?.[1] ?? "";
     expect(Buffer.from(await (await fetch(link)).arrayBuffer()).equals(file)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(smtp.received.filter((message) => message.to.includes("browser@example.com"))).toHaveLength(1);

@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createClient, type Client } from "@libsql/client";
+import { type Client, createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeStripe, type FakeStripe, type SignedEvent } from "../fakes/stripe/fake-server.ts";
+import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { runAdmin } from "../helpers/admin-cli.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
-import { startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
+import { type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
 
 // Payments and mail with two server processes on one database file: webhooks delivered to both,
 // the last unit bought through both, mail while the SMTP server is down and after it comes back,
@@ -52,10 +52,19 @@ afterAll(async () => {
 
 let address = 0;
 const checkout = (server: RunningServer, productId: string, email: string) =>
-  fetch(`${server.url}/api/v1/store/${productId}/checkout`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${++address}` }, body: JSON.stringify({ email }) });
+  fetch(`${server.url}/api/v1/store/${productId}/checkout`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${++address}` },
+    body: JSON.stringify({ email }),
+  });
 const deliver = (server: RunningServer, signed: SignedEvent) =>
-  fetch(`${server.url}/api/v1/webhooks/stripe`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signed.header }, body: signed.payload });
-const count = async (sql: string, args: (string | number)[] = []) => Number((await db.execute({ sql, args })).rows[0]?.n ?? 0);
+  fetch(`${server.url}/api/v1/webhooks/stripe`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": signed.header },
+    body: signed.payload,
+  });
+const count = async (sql: string, args: (string | number)[] = []) =>
+  Number((await db.execute({ sql, args })).rows[0]?.n ?? 0);
 
 async function buy(server: RunningServer, productId: string, email: string): Promise<string> {
   const response = await checkout(server, productId, email);
@@ -67,24 +76,46 @@ describe("payments with two instances on one database", () => {
   it("fulfil a webhook delivered to both at once (three times each) exactly once", async () => {
     const sessionId = await buy(first, "agent-readiness-checklist", "both@example.com");
     const paid = await fake.pay(sessionId);
-    const answers = await Promise.all([first, second, first, second, first, second].map((server) => deliver(server, paid)));
+    const answers = await Promise.all(
+      [first, second, first, second, first, second].map((server) => deliver(server, paid)),
+    );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(await count("SELECT COUNT(*) AS n FROM payment_events WHERE id = ?", [String(paid.event.id)])).toBe(1);
-    expect(await count("SELECT COUNT(*) AS n FROM store_fulfilments f JOIN store_orders o ON o.id = f.order_id WHERE o.session_id = ?", [sessionId])).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM store_fulfilments f JOIN store_orders o ON o.id = f.order_id WHERE o.session_id = ?",
+        [sessionId],
+      ),
+    ).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM mail_outbox WHERE recipient = 'both@example.com'")).toBe(1);
-    const session = (await (await fetch(`${second.url}/api/v1/store/sessions/${sessionId}`, { headers: { "x-forwarded-for": "198.51.100.250" } })).json()) as { delivery: { state: string } };
+    const session = (await (
+      await fetch(`${second.url}/api/v1/store/sessions/${sessionId}`, {
+        headers: { "x-forwarded-for": "198.51.100.250" },
+      })
+    ).json()) as { delivery: { state: string } };
     expect(session.delivery.state).toBe("fulfilled");
   });
 
   it("give the last unit, bought through both at once, to one buyer and refund the other", async () => {
     const product = "field-notes-launch-edition";
-    await db.execute({ sql: "INSERT INTO store_stock (product_id, sold) VALUES (?, 24) ON CONFLICT (product_id) DO UPDATE SET sold = 24", args: [product] });
+    await db.execute({
+      sql: "INSERT INTO store_stock (product_id, sold) VALUES (?, 24) ON CONFLICT (product_id) DO UPDATE SET sold = 24",
+      args: [product],
+    });
     const sessions = [await buy(first, product, "one@example.com"), await buy(second, product, "two@example.com")];
     const paid = [await fake.pay(sessions[0] ?? ""), await fake.pay(sessions[1] ?? "")];
-    const answers = await Promise.all([deliver(first, paid[0] as SignedEvent), deliver(second, paid[1] as SignedEvent)]);
+    const answers = await Promise.all([
+      deliver(first, paid[0] as SignedEvent),
+      deliver(second, paid[1] as SignedEvent),
+    ]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     expect(await count("SELECT sold AS n FROM store_stock WHERE product_id = ?", [product])).toBe(25);
-    const outcomes = (await db.execute({ sql: "SELECT f.outcome FROM store_fulfilments f JOIN store_orders o ON o.id = f.order_id WHERE o.product_id = ? ORDER BY f.outcome", args: [product] })).rows.map((row) => row.outcome);
+    const outcomes = (
+      await db.execute({
+        sql: "SELECT f.outcome FROM store_fulfilments f JOIN store_orders o ON o.id = f.order_id WHERE o.product_id = ? ORDER BY f.outcome",
+        args: [product],
+      })
+    ).rows.map((row) => row.outcome);
     expect(outcomes).toEqual(["granted", "sold-out"]);
     await expect.poll(() => fake.state.refunds.size, { timeout: 10_000 }).toBe(1);
   });
@@ -102,21 +133,31 @@ describe("payments with two instances on one database", () => {
     expect((await checkout(second, "discovery-starter-kit", "late@example.com")).status).toBe(201);
   });
 
-  it("keep mail while the SMTP server is down and send every message exactly once when it is back", { timeout: 60_000 }, async () => {
+  it("keep mail while the SMTP server is down and send every message exactly once when it is back", {
+    timeout: 60_000,
+  }, async () => {
     const waiting = await count("SELECT COUNT(*) AS n FROM mail_outbox WHERE state = 'queued'");
     expect(waiting).toBeGreaterThanOrEqual(3);
     // Both instances' senders have tried and failed at least once, and kept the messages.
-    await expect.poll(() => count("SELECT COUNT(*) AS n FROM mail_outbox WHERE attempts >= 1 AND last_error IS NOT NULL"), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => count("SELECT COUNT(*) AS n FROM mail_outbox WHERE attempts >= 1 AND last_error IS NOT NULL"), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThanOrEqual(1);
     expect(await count("SELECT COUNT(*) AS n FROM mail_outbox WHERE state IN ('sent', 'failed')")).toBe(0);
 
     smtp = await startSmtpSink(smtpPort);
     const retried = await runAdmin({ DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" }, "outbox", "retry");
     expect(retried.stdout).toMatch(/\d+ messages? due now/);
-    await expect.poll(() => count("SELECT COUNT(*) AS n FROM mail_outbox WHERE state = 'sent'"), { timeout: 20_000 }).toBe(waiting);
+    await expect
+      .poll(() => count("SELECT COUNT(*) AS n FROM mail_outbox WHERE state = 'sent'"), { timeout: 20_000 })
+      .toBe(waiting);
     // A little longer: no instance sends anything a second time.
     await new Promise((resolve) => setTimeout(resolve, 4_500));
     const recipients = (smtp?.received ?? []).flatMap((message) => message.to).sort();
-    const expected = (await db.execute("SELECT recipient FROM mail_outbox ORDER BY recipient")).rows.map((row) => String(row.recipient));
+    const expected = (await db.execute("SELECT recipient FROM mail_outbox ORDER BY recipient")).rows.map((row) =>
+      String(row.recipient),
+    );
     expect(recipients).toEqual(expected);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../helpers/server-process.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let server: RunningServer;
 let dir: string;
@@ -16,7 +16,11 @@ afterAll(async () => {
 });
 
 const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/waitlist`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...headers }, body: new URLSearchParams(fields).toString() });
+  fetch(`${server.url}/waitlist`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 describe("the people's waiting-list page (a plain HTML form)", () => {
   it("shows the form with the current privacy policy and legend terms and their versions", async () => {
@@ -41,13 +45,23 @@ describe("the people's waiting-list page (a plain HTML form)", () => {
   });
 
   it("thanks the person, and makes a legend of one who accepts the legend terms", async () => {
-    const html = await (await post({ email: "grace@example.com", consent: "yes", consent_version: "privacy-2026-11-01", legend_terms_version: "legend-2026-11-01" })).text();
+    const html = await (
+      await post({
+        email: "grace@example.com",
+        consent: "yes",
+        consent_version: "privacy-2026-11-01",
+        legend_terms_version: "legend-2026-11-01",
+      })
+    ).text();
     expect(html).toContain("Thank you: you are on the list.");
     expect(html).toContain("you are a legend");
   });
 
   it("refuses a post from another site", async () => {
-    const response = await post({ email: "x@example.com", consent: "yes", consent_version: "privacy-2026-11-01" }, { origin: "https://evil.example" });
+    const response = await post(
+      { email: "x@example.com", consent: "yes", consent_version: "privacy-2026-11-01" },
+      { origin: "https://evil.example" },
+    );
     expect(response.status).toBe(403);
     expect((await response.json()) as object).toMatchObject({ code: "cross-site-form" });
   });

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { runCommand, type CommandDef } from "citty";
+import { type CommandDef, runCommand } from "citty";
 import { vi } from "vitest";
 
 const run = promisify(execFile);
@@ -14,7 +14,9 @@ export interface AdminRun {
 /** Runs the staff CLI (`npm run admin -- …`) as its own process with `env`; never throws for a non-zero exit. */
 export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<AdminRun> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, NODE_ENV: "test", ...env } });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+      env: { ...process.env, NODE_ENV: "test", ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -29,8 +31,12 @@ export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promi
 export async function runAdminCommand(command: CommandDef, ...args: string[]): Promise<AdminRun> {
   const out: string[] = [];
   const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...values: unknown[]) => void out.push(values.map(String).join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation((...values: unknown[]) => void err.push(values.map(String).join(" ")));
+  const log = vi
+    .spyOn(console, "log")
+    .mockImplementation((...values: unknown[]) => void out.push(values.map(String).join(" ")));
+  const error = vi
+    .spyOn(console, "error")
+    .mockImplementation((...values: unknown[]) => void err.push(values.map(String).join(" ")));
   process.exitCode = undefined;
   try {
     await runCommand(command, { rawArgs: args });

@@ -1,4 +1,4 @@
-import { isJson, operationsOf, type Json } from "./openapi.ts";
+import { isJson, type Json, operationsOf } from "./openapi.ts";
 
 /** A URL some discovery file advertises, and what it promises about it. */
 export interface Advert {
@@ -15,15 +15,36 @@ export async function advertisedUrls(base: string): Promise<Advert[]> {
   const get = (path: string) => fetch(new URL(path, base));
   const json = (path: string) => fetchJson(base, path);
   const adverts: Advert[] = [];
-  const add = (source: string, url: unknown, method: "GET" | "POST" = "GET", type?: unknown, authentication?: "none" | "bearer") => {
-    if (typeof url === "string" && url !== "") adverts.push({ url, method, source, ...(typeof type === "string" ? { type } : {}), ...(authentication ? { authentication } : {}) });
+  const add = (
+    source: string,
+    url: unknown,
+    method: "GET" | "POST" = "GET",
+    type?: unknown,
+    authentication?: "none" | "bearer",
+  ) => {
+    if (typeof url === "string" && url !== "")
+      adverts.push({
+        url,
+        method,
+        source,
+        ...(typeof type === "string" ? { type } : {}),
+        ...(authentication ? { authentication } : {}),
+      });
   };
   const home = await get("/");
-  for (const match of (home.headers.get("link") ?? "").matchAll(/<([^>]+)>;([^,]*)/g)) add("Link header on /", new URL(match[1] ?? "", base).href, "GET", /type="([^"]+)"/.exec(match[2] ?? "")?.[1]);
+  for (const match of (home.headers.get("link") ?? "").matchAll(/<([^>]+)>;([^,]*)/g))
+    add("Link header on /", new URL(match[1] ?? "", base).href, "GET", /type="([^"]+)"/.exec(match[2] ?? "")?.[1]);
   const capabilities = await json("/capabilities.json");
   for (const capability of list(capabilities.capabilities)) {
-    const authentication = isJson(capability.authentication) && capability.authentication.type === "bearer" ? "bearer" : "none";
-    add("capabilities.json", capability.endpoint, capability.method === "POST" ? "POST" : "GET", undefined, authentication);
+    const authentication =
+      isJson(capability.authentication) && capability.authentication.type === "bearer" ? "bearer" : "none";
+    add(
+      "capabilities.json",
+      capability.endpoint,
+      capability.method === "POST" ? "POST" : "GET",
+      undefined,
+      authentication,
+    );
     add("capabilities.json", capability.request_schema, "GET", "application/schema+json");
     add("capabilities.json", capability.docs);
   }
@@ -41,22 +62,36 @@ export async function advertisedUrls(base: string): Promise<Advert[]> {
     add("agents.json", tools.mcp.server_card, "GET", "application/mcp-server-card+json");
   }
   for (const endpoint of list(agents.endpoints)) {
-    add("agents.json", endpoint.url, endpoint.method === "POST" ? "POST" : "GET", undefined, isJson(endpoint.authentication) && endpoint.authentication.type === "bearer" ? "bearer" : "none");
+    add(
+      "agents.json",
+      endpoint.url,
+      endpoint.method === "POST" ? "POST" : "GET",
+      undefined,
+      isJson(endpoint.authentication) && endpoint.authentication.type === "bearer" ? "bearer" : "none",
+    );
   }
   const catalog = await json("/.well-known/api-catalog");
   for (const context of list(catalog.linkset)) {
     add("api-catalog anchor", context.anchor);
-    for (const [relation, targets] of Object.entries(context)) for (const target of list(targets)) add(`api-catalog ${relation}`, target.href, "GET", target.type);
+    for (const [relation, targets] of Object.entries(context))
+      for (const target of list(targets)) add(`api-catalog ${relation}`, target.href, "GET", target.type);
   }
   const aiCatalog = await json("/.well-known/ai-catalog.json");
   add("ai-catalog host", isJson(aiCatalog.host) ? aiCatalog.host.documentationUrl : undefined);
-  for (const entry of list(aiCatalog.entries)) add(`ai-catalog ${text(entry.identifier)}`, entry.url, "GET", entry.type);
+  for (const entry of list(aiCatalog.entries))
+    add(`ai-catalog ${text(entry.identifier)}`, entry.url, "GET", entry.type);
   const card = await json("/mcp/server-card");
   for (const remote of list(card.remotes)) add("MCP card remotes", remote.url, "POST");
   add("MCP card endpoint", card.endpoint, "POST");
   add("MCP card websiteUrl", card.websiteUrl);
   const skills = await json("/.well-known/agent-skills/index.json");
-  for (const skill of list(skills.skills)) add("skills index", new URL(text(skill.url), `${base}/.well-known/agent-skills/index.json`).href, "GET", "text/markdown");
+  for (const skill of list(skills.skills))
+    add(
+      "skills index",
+      new URL(text(skill.url), `${base}/.well-known/agent-skills/index.json`).href,
+      "GET",
+      "text/markdown",
+    );
   for (const link of markdownLinks(await (await get("/llms.txt")).text())) add("llms.txt", link);
   for (const link of markdownLinks(await (await get("/AGENTS.md")).text())) add("AGENTS.md", link);
   const terms = await json("/terms.json");
@@ -68,7 +103,14 @@ export async function advertisedUrls(base: string): Promise<Advert[]> {
   for (const key of ["docs", "capabilities", "api_catalog", "openapi"]) add("/api/v1", root[key]);
   const openapi = await json("/openapi.json");
   for (const operation of operationsOf(openapi)) {
-    if (operation.method === "GET" && !operation.template.includes("{")) add(`openapi.json ${operation.id}`, operation.template, "GET", undefined, operation.operation.security ? "bearer" : "none");
+    if (operation.method === "GET" && !operation.template.includes("{"))
+      add(
+        `openapi.json ${operation.id}`,
+        operation.template,
+        "GET",
+        undefined,
+        operation.operation.security ? "bearer" : "none",
+      );
   }
   return adverts;
 }
@@ -83,4 +125,5 @@ export async function fetchJson(base: string, path: string): Promise<Json> {
 
 export const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJson) : []);
 export const text = (value: unknown): string => (typeof value === "string" ? value : "");
-const markdownLinks = (markdown: string) => [...markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((match) => match[1] ?? "");
+const markdownLinks = (markdown: string) =>
+  [...markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((match) => match[1] ?? "");

@@ -19,7 +19,12 @@ let counter = 0;
 /** Registers an agent through the API (from its own address, so the registration limit is not shared). */
 export async function registerAgent(t: TestApp, name = "Scout"): Promise<{ token: string; agent_id: string }> {
   counter++;
-  const response = await t.send("POST", "/api/v1/agents/register", { agent_name: name, agent_type: "assistant", operator_type: "individual" }, { "x-forwarded-for": `198.51.100.${counter % 250}` });
+  const response = await t.send(
+    "POST",
+    "/api/v1/agents/register",
+    { agent_name: name, agent_type: "assistant", operator_type: "individual" },
+    { "x-forwarded-for": `198.51.100.${counter % 250}` },
+  );
   expect(response.status).toBe(201);
   return (await response.json()) as { token: string; agent_id: string };
 }
@@ -27,7 +32,11 @@ export async function registerAgent(t: TestApp, name = "Scout"): Promise<{ token
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Asserts a problem response: status, code, and the published problem schema. */
-export async function expectProblem(response: Response, status: number, code: string): Promise<Record<string, unknown>> {
+export async function expectProblem(
+  response: Response,
+  status: number,
+  code: string,
+): Promise<Record<string, unknown>> {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
   const body = (await response.json()) as Record<string, unknown>;

@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inject } from "vitest";
 import type { H3 } from "h3";
+import { inject } from "vitest";
 import { createApp } from "../../api/app.ts";
 import type { AppServices } from "../../api/app-services.ts";
-import { composeServices, type ComposeOptions } from "../../api/compose.ts";
-import { loadConfig, type Config } from "../../api/config.ts";
+import { type ComposeOptions, composeServices } from "../../api/compose.ts";
+import { type Config, loadConfig } from "../../api/config.ts";
 import { createLogger } from "../../api/log.ts";
 import type { SiteFiles } from "../../api/static/site-files.ts";
 import { builtSite } from "./site.ts";
@@ -25,19 +25,36 @@ export interface TestApp {
  * The whole app in-process over a fresh database file in a temp directory and the site built by
  * the global setup. Switches and health are read fresh on every request (TTL 0) unless told otherwise.
  */
-export async function createTestApp(options: { env?: Record<string, string>; site?: SiteFiles | null } & ComposeOptions = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; site?: SiteFiles | null } & ComposeOptions = {},
+): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), "app-"));
   const { siteUrl, distDir } = inject("site");
   const config = loadConfig(
-    { NODE_ENV: "test", SITE_URL: siteUrl, DIST_DIR: distDir, DATABASE_URL: `file:${join(dir, "service.db")}`, TRUST_PROXY: "true", LOG_LEVEL: "silent", ...options.env },
+    {
+      NODE_ENV: "test",
+      SITE_URL: siteUrl,
+      DIST_DIR: distDir,
+      DATABASE_URL: `file:${join(dir, "service.db")}`,
+      TRUST_PROXY: "true",
+      LOG_LEVEL: "silent",
+      ...options.env,
+    },
     process.cwd(),
   );
   const log = createLogger("silent");
-  const services = await composeServices(config, log, { stateTtlMs: options.stateTtlMs ?? 0, ...(options.now ? { now: options.now } : {}), ...(options.checkerLookup ? { checkerLookup: options.checkerLookup } : {}) });
+  const services = await composeServices(config, log, {
+    stateTtlMs: options.stateTtlMs ?? 0,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.checkerLookup ? { checkerLookup: options.checkerLookup } : {}),
+  });
   const site = options.site === undefined ? await builtSite() : options.site;
   const app = createApp({ config, log, site, services });
   const send: TestApp["send"] = async (method, path, body, headers = {}) => {
-    const init: RequestInit = { method, headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers } };
+    const init: RequestInit = {
+      method,
+      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    };
     if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
     return app.request(path, init);
   };

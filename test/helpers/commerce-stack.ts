@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-server.ts";
-import { startServer, type RunningServer } from "./server-process.ts";
-import { startSmtpSink, type SmtpSink } from "./smtp.ts";
+import { type FakeStripe, startFakeStripe } from "../fakes/stripe/fake-server.ts";
+import { type RunningServer, startServer } from "./server-process.ts";
+import { type SmtpSink, startSmtpSink } from "./smtp.ts";
 
 export interface CommerceStack {
   server: RunningServer;

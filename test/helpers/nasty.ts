@@ -17,6 +17,7 @@ export const NASTY_STRINGS: readonly string[] = [
   "<script>alert(1)</script>",
   "' OR '1'='1' --",
   "'; DROP TABLE agents; --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as a literal string
   "${7*7}{{7*7}}<%= 7*7 %>",
   "../../../../etc/passwd",
   "%2e%2e%2f%2e%2e%2fetc%2fpasswd",

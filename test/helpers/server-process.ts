@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { inject } from "vitest";
 
 export interface RunningServer {
@@ -18,7 +18,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const siteUrl = env.PORT ? `http://127.0.0.1:${port}` : builtUrl;
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
-    env: { ...process.env, NODE_ENV: "test", PORT: String(port), HOST: "127.0.0.1", SITE_URL: builtUrl, DIST_DIR: distDir, LOG_LEVEL: "warn", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: builtUrl,
+      DIST_DIR: distDir,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

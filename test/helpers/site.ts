@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { inject } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { inject } from "vitest";
 import { loadSiteFiles, type SiteFiles } from "../../api/static/site-files.ts";
 
 let sitePromise: Promise<SiteFiles | null> | undefined;
@@ -29,5 +29,7 @@ export function validateAgainstPublishedSchema(name: string, value: unknown): st
     validate = ajv.getSchema(id);
   }
   if (!validate) throw new Error(`No published schema ${name}`);
-  return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}`);
+  return validate(value)
+    ? []
+    : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}`);
 }

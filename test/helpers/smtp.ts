@@ -31,7 +31,10 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
           callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
           return;
         }
-        received.push({ to: session.envelope.rcptTo.map((address) => address.address), raw: Buffer.concat(chunks).toString("utf8") });
+        received.push({
+          to: session.envelope.rcptTo.map((address) => address.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
         callback();
       });
     },
@@ -54,10 +57,17 @@ export function mimePart(raw: string, type: "text/plain" | "text/html"): string 
   const part = raw.slice(start);
   const headerEnd = part.search(/\r?\n\r?\n/);
   const headers = part.slice(0, headerEnd);
-  const body = part.slice(headerEnd).replace(/^\r?\n\r?\n/, "").split(/\r?\n--/)[0] ?? "";
-  if (/Content-Transfer-Encoding: base64/i.test(headers)) return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  const body =
+    part
+      .slice(headerEnd)
+      .replace(/^\r?\n\r?\n/, "")
+      .split(/\r?\n--/)[0] ?? "";
+  if (/Content-Transfer-Encoding: base64/i.test(headers))
+    return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   if (/Content-Transfer-Encoding: quoted-printable/i.test(headers)) {
-    const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const bytes = body
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     return Buffer.from(bytes, "latin1").toString("utf8");
   }
   return body;

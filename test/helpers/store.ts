@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { startFakeStripe, type FakeStripe, type SignedEvent } from "../fakes/stripe/fake-server.ts";
+import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 import { validateAgainstPublishedSchema } from "./site.ts";
 
@@ -28,7 +28,9 @@ export function nextAddress(): string {
 }
 
 /** The app over a temp database with payments pointed at a fresh fake provider on loopback. */
-export async function createStoreApp(options: { env?: Record<string, string>; now?: () => Date } = {}): Promise<StoreTestApp> {
+export async function createStoreApp(
+  options: { env?: Record<string, string>; now?: () => Date } = {},
+): Promise<StoreTestApp> {
   let store: StoreTestApp | undefined;
   const fake = await startFakeStripe({
     webhookSecret: WEBHOOK_SECRET,
@@ -37,15 +39,23 @@ export async function createStoreApp(options: { env?: Record<string, string>; no
     },
   });
   const t = await createTestApp({
-    env: { STRIPE_SECRET_KEY: "sk_test_store", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url, STRIPE_TIMEOUT_MS: "500", ...options.env },
+    env: {
+      STRIPE_SECRET_KEY: "sk_test_store",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.url,
+      STRIPE_TIMEOUT_MS: "500",
+      ...options.env,
+    },
     ...(options.now ? { now: options.now } : {}),
   });
   const created: StoreTestApp = {
     t,
     fake,
     autoDeliver: true,
-    deliver: (signed) => t.send("POST", "/api/v1/webhooks/stripe", signed.payload, { "stripe-signature": signed.header }),
-    checkout: (productId, body, headers = {}) => t.send("POST", `/api/v1/store/${productId}/checkout`, body, { "x-forwarded-for": nextAddress(), ...headers }),
+    deliver: (signed) =>
+      t.send("POST", "/api/v1/webhooks/stripe", signed.payload, { "stripe-signature": signed.header }),
+    checkout: (productId, body, headers = {}) =>
+      t.send("POST", `/api/v1/store/${productId}/checkout`, body, { "x-forwarded-for": nextAddress(), ...headers }),
     async buy(productId, body) {
       const response = await created.checkout(productId, body);
       expect(response.status).toBe(201);
@@ -53,7 +63,8 @@ export async function createStoreApp(options: { env?: Record<string, string>; no
       expect(validateAgainstPublishedSchema("checkout-started", started)).toEqual([]);
       return started.id;
     },
-    session: (sessionId) => t.send("GET", `/api/v1/store/sessions/${sessionId}`, undefined, { "x-forwarded-for": nextAddress() }),
+    session: (sessionId) =>
+      t.send("GET", `/api/v1/store/sessions/${sessionId}`, undefined, { "x-forwarded-for": nextAddress() }),
     async close() {
       await fake.close();
       await t.close();
@@ -82,7 +93,15 @@ export async function readSession(store: StoreTestApp, sessionId: string): Promi
 }
 
 /** Rows of a table, for assertions about what was (not) written. */
-export async function countRows(store: StoreTestApp, table: string, where = "true", args: readonly (string | number)[] = []): Promise<number> {
-  const row = await store.t.services.database.client.queryOne({ sql: `SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, args });
+export async function countRows(
+  store: StoreTestApp,
+  table: string,
+  where = "true",
+  args: readonly (string | number)[] = [],
+): Promise<number> {
+  const row = await store.t.services.database.client.queryOne({
+    sql: `SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`,
+    args,
+  });
   return Number(row?.n ?? 0);
 }

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, inject } from "vitest";
+import { describe, expect, inject, it } from "vitest";
+import { cdnFiles, fileForUrl, type RouteManifest, urlForHtmlFile } from "../../src/lib/manifest.ts";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
-import { cdnFiles, fileForUrl, urlForHtmlFile, type RouteManifest } from "../../src/lib/manifest.ts";
 
 const { distDir } = inject("site");
 const manifest = JSON.parse(readFileSync(join(distDir, "manifest.json"), "utf8")) as RouteManifest;
@@ -19,7 +19,9 @@ describe("the route manifest", () => {
   });
 
   it("lets documentation be cached for at most 60 seconds", () => {
-    const docRoutes = Object.entries(manifest.routes).filter(([url]) => url.startsWith("/docs/") || url.startsWith("/api/v1/docs"));
+    const docRoutes = Object.entries(manifest.routes).filter(
+      ([url]) => url.startsWith("/docs/") || url.startsWith("/api/v1/docs"),
+    );
     expect(docRoutes.length).toBeGreaterThan(40);
     for (const [url, route] of docRoutes) {
       const maxAge = Number(/max-age=(\d+)/.exec(CACHE_CONTROL[route.cache])?.[1]);
@@ -28,7 +30,10 @@ describe("the route manifest", () => {
   });
 
   it("marks the documents that reflect runtime state as live", () => {
-    const live = Object.entries(manifest.routes).filter(([, route]) => route.live).map(([url]) => url).sort();
+    const live = Object.entries(manifest.routes)
+      .filter(([, route]) => route.live)
+      .map(([url]) => url)
+      .sort();
     // The AI catalog and the MCP card follow the `mcp` switch; the card is the same document at three addresses.
     expect(live).toEqual([
       "/.well-known/ai-catalog.json",
@@ -82,9 +87,13 @@ describe("files for a CDN", () => {
   });
 
   it("gives each file its type, cache policy and CORS, and every page the security headers", () => {
-    expect(headers).toMatch(/^\/\*\n  X-Content-Type-Options: nosniff/);
-    expect(headers).toContain('/.well-known/api-catalog\n  Cache-Control: public, max-age=3600\n  Access-Control-Allow-Origin: *');
-    expect(headers).toContain('Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(headers).toMatch(/^\/\*\n {2}X-Content-Type-Options: nosniff/);
+    expect(headers).toContain(
+      "/.well-known/api-catalog\n  Cache-Control: public, max-age=3600\n  Access-Control-Allow-Origin: *",
+    );
+    expect(headers).toContain(
+      'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     // A file whose type is not its extension's (openapi.json) carries the type for the CDN.
     expect(headers).toMatch(/\n\/openapi\.json\n(?: {2}.*\n)*? {2}Content-Type: application\/vnd\.oai\.openapi\+json/);
   });

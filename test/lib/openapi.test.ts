@@ -20,13 +20,15 @@ function at(document: unknown, ...keys: string[]): Json {
 }
 
 function resolve(document: Json, value: Json): Json {
-  const ref = value["$ref"];
+  const ref = value.$ref;
   return typeof ref === "string" ? at(document, ...ref.slice(2).split("/")) : value;
 }
 
 function refs(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) for (const item of value) refs(item, found);
-  else if (isJson(value)) for (const [key, member] of Object.entries(value)) key === "$ref" && typeof member === "string" ? found.push(member) : refs(member, found);
+  else if (isJson(value))
+    for (const [key, member] of Object.entries(value))
+      key === "$ref" && typeof member === "string" ? found.push(member) : refs(member, found);
   return found;
 }
 
@@ -34,8 +36,8 @@ function refs(value: unknown, found: string[] = []): string[] {
 function locate(document: Json, path: string, method: string): { operation: Json; url: string } {
   for (const [key, item] of Object.entries(at(document, "paths"))) {
     if (!isJson(item) || !isJson(item[method])) continue;
-    const servers = Array.isArray(item["servers"]) ? item["servers"] : at(document).servers;
-    const base = Array.isArray(servers) && isJson(servers[0]) ? String(servers[0]["url"]) : "";
+    const servers = Array.isArray(item.servers) ? item.servers : at(document).servers;
+    const base = Array.isArray(servers) && isJson(servers[0]) ? String(servers[0].url) : "";
     if (`${base}${key}` === `${SITE}${path}`) return { operation: item[method], url: `${base}${key}` };
   }
   throw new Error(`${method} ${path} is not in the document`);
@@ -59,8 +61,8 @@ describe("openapi.json", () => {
   it("describes every registry operation, under its id, with every status it can answer and a problem for anything else", () => {
     for (const registered of OPERATIONS) {
       const { operation } = locate(document, registered.path, registered.method.toLowerCase());
-      expect(operation["operationId"]).toBe(registered.id);
-      expect(typeof operation["summary"]).toBe("string");
+      expect(operation.operationId).toBe(registered.id);
+      expect(typeof operation.summary).toBe("string");
       const responses = at(operation, "responses");
       expect(Object.keys(responses).sort()).toEqual([...registered.statuses.map(String), "default"].sort());
     }
@@ -74,8 +76,12 @@ describe("openapi.json", () => {
       for (const [status, response] of Object.entries(responses)) {
         if (status !== "default" && Number(status) < 400) continue;
         const resolved = resolve(document, at(responses, status));
-        expect(Object.keys(at(resolved, "content")), `${registered.id} ${status}`).toEqual(["application/problem+json"]);
-        expect(at(resolved, "content", "application/problem+json", "schema")).toEqual({ $ref: "#/components/schemas/Problem" });
+        expect(Object.keys(at(resolved, "content")), `${registered.id} ${status}`).toEqual([
+          "application/problem+json",
+        ]);
+        expect(at(resolved, "content", "application/problem+json", "schema")).toEqual({
+          $ref: "#/components/schemas/Problem",
+        });
         expect(response).toBeDefined();
       }
     }
@@ -88,12 +94,16 @@ describe("openapi.json", () => {
     for (const registered of OPERATIONS) {
       const { operation } = locate(document, registered.path, registered.method.toLowerCase());
       if (registered.requestSchema) {
-        expect(at(operation, "requestBody", "content", "application/json", "schema")).toEqual({ $ref: `#/components/schemas/${componentName(registered.requestSchema)}` });
+        expect(at(operation, "requestBody", "content", "application/json", "schema")).toEqual({
+          $ref: `#/components/schemas/${componentName(registered.requestSchema)}`,
+        });
       }
       if (registered.response) {
         const success = String(registered.statuses.find((status) => status < 300));
         const type = registered.responseType ?? "application/json";
-        expect(at(operation, "responses", success, "content", type, "schema")).toEqual({ $ref: `#/components/schemas/${componentName(registered.response)}` });
+        expect(at(operation, "responses", success, "content", type, "schema")).toEqual({
+          $ref: `#/components/schemas/${componentName(registered.response)}`,
+        });
       }
     }
     for (const ref of refs(document)) expect(() => at(document, ...ref.slice(2).split("/")), ref).not.toThrow();
@@ -105,8 +115,11 @@ describe("openapi.json", () => {
     expect(Object.keys(at(scheme, "x-scopes")).sort()).toEqual(["survey:write", "waitlist:write"]);
     for (const registered of OPERATIONS) {
       const { operation } = locate(document, registered.path, registered.method.toLowerCase());
-      if (registered.authentication.type === "none") expect(operation["security"]).toBeUndefined();
-      else expect(operation["security"]).toEqual([{ agentToken: registered.authentication.scope ? [registered.authentication.scope] : [] }]);
+      if (registered.authentication.type === "none") expect(operation.security).toBeUndefined();
+      else
+        expect(operation.security).toEqual([
+          { agentToken: registered.authentication.scope ? [registered.authentication.scope] : [] },
+        ]);
     }
   });
 
@@ -115,15 +128,24 @@ describe("openapi.json", () => {
       const responses = at(locate(document, registered.path, registered.method.toLowerCase()).operation, "responses");
       const success = at(responses, String(registered.statuses.find((status) => status < 300)));
       expect(Object.keys(at(success, "headers")).sort(), registered.id).toEqual(["RateLimit", "RateLimit-Policy"]);
-      expect(Object.keys(at(resolve(document, at(responses, "429")), "headers")).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+      expect(Object.keys(at(resolve(document, at(responses, "429")), "headers")).sort()).toEqual([
+        "RateLimit",
+        "RateLimit-Policy",
+        "Retry-After",
+      ]);
     }
-    expect(at(resolve(document, { $ref: "#/components/responses/Problem503" }), "headers")).toHaveProperty("Retry-After");
+    expect(at(resolve(document, { $ref: "#/components/responses/Problem503" }), "headers")).toHaveProperty(
+      "Retry-After",
+    );
   });
 
   it("serves from the API base the api-catalog anchors, and from the site root where an operation lives outside it", () => {
-    const catalog = apiCatalogDocument({ content: getContent(process.cwd()), siteUrl: SITE, docsUrl: SITE }, { openapi: true, schemaNames: [] });
+    const catalog = apiCatalogDocument(
+      { content: getContent(process.cwd()), siteUrl: SITE, docsUrl: SITE },
+      { openapi: true, schemaNames: [] },
+    );
     const anchors = catalog.linkset.map((context) => context.anchor);
-    const servers = (document["servers"] as { url: string }[]).map((server) => server.url);
+    const servers = (document.servers as { url: string }[]).map((server) => server.url);
     expect(servers).toEqual([`${SITE}/api/v1`]);
     for (const url of servers) expect(anchors).toContain(url);
     expect(locate(document, "/health", "get").url).toBe(`${SITE}/health`);

@@ -15,7 +15,10 @@ const valid = {
 
 /** Both the published JSON Schema and the server's zod schema must agree on every case. */
 function verdicts(body: unknown): { published: boolean; server: boolean } {
-  return { published: validateAgainstPublishedSchema("agent-waitlist-entry", body).length === 0, server: AgentWaitlistEntrySchema.safeParse(body).success };
+  return {
+    published: validateAgainstPublishedSchema("agent-waitlist-entry", body).length === 0,
+    server: AgentWaitlistEntrySchema.safeParse(body).success,
+  };
 }
 const accepted = { published: true, server: true };
 const rejected = { published: false, server: false };
@@ -59,7 +62,15 @@ describe("the agent waiting-list entry schema", () => {
   });
 
   it("rejects an entry missing each required field", () => {
-    for (const field of ["agent_name", "agent_type", "operator_type", "use_cases", "capabilities", "tools_used", "consent_version"]) {
+    for (const field of [
+      "agent_name",
+      "agent_type",
+      "operator_type",
+      "use_cases",
+      "capabilities",
+      "tools_used",
+      "consent_version",
+    ]) {
       const { [field as keyof typeof valid]: _removed, ...rest } = valid;
       expect(verdicts(rest), field).toEqual(rejected);
     }

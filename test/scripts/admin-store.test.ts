@@ -3,7 +3,7 @@ import type { CommandDef } from "citty";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxCommand } from "../../scripts/admin/outbox.ts";
 import { storeCommands } from "../../scripts/admin/store.ts";
-import { runAdmin, runAdminCommand, type AdminRun } from "../helpers/admin-cli.ts";
+import { type AdminRun, runAdmin, runAdminCommand } from "../helpers/admin-cli.ts";
 import { createStoreApp, type StoreTestApp } from "../helpers/store.ts";
 
 let store: StoreTestApp;
@@ -11,7 +11,11 @@ let sessionId: string;
 let orderId: string;
 let entitlementId: string;
 
-const COMMANDS: Record<string, CommandDef> = { orders: storeCommands.orders, entitlements: storeCommands.entitlements, outbox: outboxCommand };
+const COMMANDS: Record<string, CommandDef> = {
+  orders: storeCommands.orders,
+  entitlements: storeCommands.entitlements,
+  outbox: outboxCommand,
+};
 
 /** Runs a store command in this process. */
 async function admin(group: string, ...args: string[]): Promise<AdminRun> {
@@ -24,11 +28,21 @@ beforeAll(async () => {
   store = await createStoreApp();
   sessionId = await store.buy("agent-readiness-checklist", { email: "staff-test@example.com" });
   await store.fake.pay(sessionId);
-  const row = await store.t.services.database.client.queryOne({ sql: "SELECT o.id AS order_id, e.id AS entitlement_id FROM store_orders o JOIN store_entitlements e ON e.order_id = o.id WHERE o.session_id = ?", args: [sessionId] });
+  const row = await store.t.services.database.client.queryOne({
+    sql: "SELECT o.id AS order_id, e.id AS entitlement_id FROM store_orders o JOIN store_entitlements e ON e.order_id = o.id WHERE o.session_id = ?",
+    args: [sessionId],
+  });
   orderId = String(row?.order_id);
   entitlementId = String(row?.entitlement_id);
   // The commands read their configuration from the environment, as `npm run admin` does.
-  Object.assign(process.env, { NODE_ENV: "test", DATABASE_URL: `file:${join(store.t.dir, "service.db")}`, SITE_URL: store.t.config.siteUrl, SMTP_URL: "", STRIPE_SECRET_KEY: "", LOG_LEVEL: "silent" });
+  Object.assign(process.env, {
+    NODE_ENV: "test",
+    DATABASE_URL: `file:${join(store.t.dir, "service.db")}`,
+    SITE_URL: store.t.config.siteUrl,
+    SMTP_URL: "",
+    STRIPE_SECRET_KEY: "",
+    LOG_LEVEL: "silent",
+  });
 });
 afterAll(() => store.close());
 
@@ -37,17 +51,28 @@ const SLOW = 60_000;
 const download = () => store.t.send("GET", `/api/v1/store/sessions/${sessionId}/download`);
 
 describe("npm run admin: the store", () => {
-  it("registers its commands in npm run admin, each answering --help", async () => {
-    const { stdout } = await runAdmin({}, "entitlements", "extend", "--help");
-    expect(stdout).toContain("USAGE");
-    expect(stdout).toContain("--days");
-  }, SLOW);
+  it(
+    "registers its commands in npm run admin, each answering --help",
+    async () => {
+      const { stdout } = await runAdmin({}, "entitlements", "extend", "--help");
+      expect(stdout).toContain("USAGE");
+      expect(stdout).toContain("--days");
+    },
+    SLOW,
+  );
 
   it("lists and shows orders with their entitlement and e-mails", async () => {
     const list = await admin("orders", "list", "--json");
     const show = await admin("orders", "show", sessionId);
     const missing = await admin("orders", "show", "ord_nope");
-    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id: orderId, session_id: sessionId, state: "fulfilled", entitlement: expect.objectContaining({ id: entitlementId }) })]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({
+        id: orderId,
+        session_id: sessionId,
+        state: "fulfilled",
+        entitlement: expect.objectContaining({ id: entitlementId }),
+      }),
+    ]);
     expect(show.stdout).toContain(`id:              ${orderId}`);
     expect(show.stdout).toContain("store-delivery");
     expect(missing.stderr).toContain("No order ord_nope");
@@ -67,15 +92,26 @@ describe("npm run admin: the store", () => {
     expect((await download()).status).toBe(410);
     expect((await admin("entitlements", "restore", entitlementId)).stdout).toContain(`Restored ${entitlementId}.`);
     expect((await download()).status).toBe(200);
-    const before = String((await store.t.services.database.client.queryOne({ sql: "SELECT expires_at FROM store_entitlements WHERE id = ?", args: [entitlementId] }))?.expires_at);
+    const before = String(
+      (
+        await store.t.services.database.client.queryOne({
+          sql: "SELECT expires_at FROM store_entitlements WHERE id = ?",
+          args: [entitlementId],
+        })
+      )?.expires_at,
+    );
     const extended = await admin("entitlements", "extend", entitlementId, "--days", "30");
     const refused = await admin("entitlements", "extend", "ent_nope", "--days", "0");
     const after = /now ends at (\S+)\./.exec(extended.stdout)?.[1] ?? "";
     expect(Date.parse(after) - Date.parse(before)).toBe(30 * 86_400_000);
     expect(after).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(refused.stderr).toContain("--days must be a whole number");
-    expect((await admin("orders", "resend", orderId, "--to", "other@example.com")).stdout).toMatch(/^Queued mail_\w+ to other@example\.com\./);
-    const queued = await store.t.services.database.client.queryOne({ sql: "SELECT COUNT(*) AS n FROM mail_outbox WHERE kind = 'store-delivery' AND state = 'queued'" });
+    expect((await admin("orders", "resend", orderId, "--to", "other@example.com")).stdout).toMatch(
+      /^Queued mail_\w+ to other@example\.com\./,
+    );
+    const queued = await store.t.services.database.client.queryOne({
+      sql: "SELECT COUNT(*) AS n FROM mail_outbox WHERE kind = 'store-delivery' AND state = 'queued'",
+    });
     expect(Number(queued?.n)).toBe(2);
   });
 });

@@ -19,7 +19,18 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 // a test makes up to eight in a row, so these get more than the suite's default 20 s.
 describe("npm run admin", { timeout: 90_000 }, () => {
   it("answers --help on every command", async () => {
-    const commands = [[], ["switches"], ["switches", "set"], ["tokens", "issue"], ["tokens", "list"], ["tokens", "revoke"], ["trust", "set"], ["agents", "list"], ["waitlists", "export"], ["waitlists", "count"]];
+    const commands = [
+      [],
+      ["switches"],
+      ["switches", "set"],
+      ["tokens", "issue"],
+      ["tokens", "list"],
+      ["tokens", "revoke"],
+      ["trust", "set"],
+      ["agents", "list"],
+      ["waitlists", "export"],
+      ["waitlists", "count"],
+    ];
     const results = await Promise.all(commands.map((command) => admin(...command, "--help")));
     results.forEach(({ code, stdout }, index) => {
       expect(code, commands[index]?.join(" ")).toBe(0);
@@ -29,7 +40,11 @@ describe("npm run admin", { timeout: 90_000 }, () => {
 
   it("sets and lists switches", async () => {
     expect((await admin("switches", "set", "waitlist", "off", "--by", "ops")).stdout).toContain("waitlist is now off.");
-    const switches = JSON.parse((await admin("switches", "list", "--json")).stdout) as { name: string; enabled: boolean; updated_by: string | null }[];
+    const switches = JSON.parse((await admin("switches", "list", "--json")).stdout) as {
+      name: string;
+      enabled: boolean;
+      updated_by: string | null;
+    }[];
     expect(switches.find((entry) => entry.name === "waitlist")).toMatchObject({ enabled: false, updated_by: "ops" });
     expect(switches.find((entry) => entry.name === "checks")).toMatchObject({ enabled: true, updated_by: null });
     const bad = await admin("switches", "set", "everything", "off");
@@ -45,12 +60,22 @@ describe("npm run admin", { timeout: 90_000 }, () => {
     expect(token).toMatch(/^agt_[0-9A-Za-z]{38}$/);
     const listing = (await admin("tokens", "list", "--json")).stdout;
     expect(listing).not.toContain(token);
-    expect(JSON.parse(listing)).toEqual([expect.objectContaining({ id: tokenId, agent_id: agentId, hint: `…${token.slice(-4)}`, scopes: ["survey:write"], revoked_at: null })]);
+    expect(JSON.parse(listing)).toEqual([
+      expect.objectContaining({
+        id: tokenId,
+        agent_id: agentId,
+        hint: `…${token.slice(-4)}`,
+        scopes: ["survey:write"],
+        revoked_at: null,
+      }),
+    ]);
     expect((await admin("tokens", "revoke", tokenId)).stdout).toContain(`Revoked ${tokenId}.`);
     expect((await admin("tokens", "revoke", tokenId)).code).toBe(1);
     expect((await admin("trust", "set", agentId, "verified")).stdout).toContain("is now verified");
     expect((await admin("trust", "set", agentId, "godlike")).stderr).toContain("Trust must be one of");
-    expect((await admin("tokens", "issue", "--agent", agentId, "--scopes", "admin:everything")).stderr).toContain("Unknown scope(s) admin:everything");
+    expect((await admin("tokens", "issue", "--agent", agentId, "--scopes", "admin:everything")).stderr).toContain(
+      "Unknown scope(s) admin:everything",
+    );
   });
 
   it("exports the waiting lists as CSV and JSON and counts them", async () => {
@@ -58,16 +83,31 @@ describe("npm run admin", { timeout: 90_000 }, () => {
     const client = createClient({ url: String(env.DATABASE_URL) });
     await client.execute({
       sql: "INSERT INTO waitlist_signups (email, name, interests, consent_version, legend_terms_version, legend, signed_up_at, updated_at) VALUES (?, ?, ?, ?, NULL, 0, ?, ?)",
-      args: ["ada@example.com", "=HYPERLINK(\"x\")", '["checks"]', "privacy-2026-11-01", "2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00.000Z"],
+      args: [
+        "ada@example.com",
+        '=HYPERLINK("x")',
+        '["checks"]',
+        "privacy-2026-11-01",
+        "2026-11-22T10:00:00.000Z",
+        "2026-11-22T10:00:00.000Z",
+      ],
     });
     client.close();
     const csv = (await admin("waitlists", "export", "--list", "people")).stdout;
     expect(csv.split("\r\n")[0]).toBe("email,name,interests,consent_version,legend_terms_version,legend,at");
     // A name that would run as a spreadsheet formula is neutralised.
-    expect(csv).toContain(`ada@example.com,"'=HYPERLINK(""x"")",checks,privacy-2026-11-01,,false,2026-11-22T10:00:00.000Z`);
+    expect(csv).toContain(
+      `ada@example.com,"'=HYPERLINK(""x"")",checks,privacy-2026-11-01,,false,2026-11-22T10:00:00.000Z`,
+    );
     const out = join(dir, "people.json");
-    expect((await admin("waitlists", "export", "--list", "people", "--format", "json", "--out", out)).stdout).toContain("Wrote 1 signups");
+    expect((await admin("waitlists", "export", "--list", "people", "--format", "json", "--out", out)).stdout).toContain(
+      "Wrote 1 signups",
+    );
     expect(JSON.parse(await readFile(out, "utf8"))).toHaveLength(1);
-    expect(JSON.parse((await admin("waitlists", "count", "--json")).stdout)).toEqual({ people: 1, agents: 0, survey_answers: 0 });
+    expect(JSON.parse((await admin("waitlists", "count", "--json")).stdout)).toEqual({
+      people: 1,
+      agents: 0,
+      survey_answers: 0,
+    });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { niceCeiling, throughputAndLatencyChart } from "../../scripts/bench/lib/chart.ts";
-import { writeBenchmarksPage, type BenchmarksReport } from "../../scripts/bench/lib/docs-page.ts";
+import { type BenchmarksReport, writeBenchmarksPage } from "../../scripts/bench/lib/docs-page.ts";
 import { formatIssue } from "../../src/content/issues.ts";
 import { loadContent } from "../../src/content/load-content.ts";
 
@@ -13,7 +13,15 @@ const report = (value: string): BenchmarksReport => ({
   sections: [
     {
       title: "Serving",
-      rows: [{ metric: "GET /docs/store", value, baseline: "10,000 req/s (bare node:http)", target: "≥ 70 % of baseline", met: true }],
+      rows: [
+        {
+          metric: "GET /docs/store",
+          value,
+          baseline: "10,000 req/s (bare node:http)",
+          target: "≥ 70 % of baseline",
+          met: true,
+        },
+      ],
       figure: { src: "/benchmarks/mixed.svg", alt: "Throughput and p99" },
       notes: ["Median of five rounds."],
     },
@@ -22,14 +30,25 @@ const report = (value: string): BenchmarksReport => ({
 
 describe("the benchmark chart", () => {
   it("rounds axes up to 1, 2, 2.5 or 5 times a power of ten", () => {
-    expect([niceCeiling(0), niceCeiling(7), niceCeiling(13), niceCeiling(4_100), niceCeiling(50), niceCeiling(23_554)]).toEqual([1, 10, 20, 5_000, 50, 25_000]);
+    expect([
+      niceCeiling(0),
+      niceCeiling(7),
+      niceCeiling(13),
+      niceCeiling(4_100),
+      niceCeiling(50),
+      niceCeiling(23_554),
+    ]).toEqual([1, 10, 20, 5_000, 50, 25_000]);
   });
 
   it("draws one line per series in each panel, scaled so the largest value meets the axis top", () => {
-    const svg = throughputAndLatencyChart("Mixed <load>", [1, 4, 16, 64], [
-      { name: "service", throughput: [1_000, 3_000, 4_000, 3_500], p99Ms: [2, 5, 12, 40] },
-      { name: "baseline", throughput: [2_000, 8_000, 10_000, 9_000], p99Ms: [1, 2, 4, 10] },
-    ]);
+    const svg = throughputAndLatencyChart(
+      "Mixed <load>",
+      [1, 4, 16, 64],
+      [
+        { name: "service", throughput: [1_000, 3_000, 4_000, 3_500], p99Ms: [2, 5, 12, 40] },
+        { name: "baseline", throughput: [2_000, 8_000, 10_000, 9_000], p99Ms: [1, 2, 4, 10] },
+      ],
+    );
     expect(svg.match(/<polyline /g)).toHaveLength(4);
     expect(svg.match(/<circle /g)).toHaveLength(16);
     // 10,000 req/s is the throughput axis top (y = 34), 0 its bottom (y = 180); the first point is at x = 64.
@@ -56,7 +75,9 @@ describe("the benchmarks docs page", () => {
     const page = content?.docs.find((doc) => doc.path === "operations/benchmarks");
     expect(page?.data.version).toBe("operations--benchmarks-2026-11-20");
     const source = await readFile(file, "utf8");
-    expect(source).toContain("| GET /docs/store | 9,000 req/s = 90 % | 10,000 req/s (bare node:http) | ≥ 70 % of baseline | yes |");
+    expect(source).toContain(
+      "| GET /docs/store | 9,000 req/s = 90 % | 10,000 req/s (bare node:http) | ≥ 70 % of baseline | yes |",
+    );
     expect(source).toContain("![Throughput and p99](/benchmarks/mixed.svg)");
     expect(source).toContain("2 × Test CPU, 24 GiB");
   });

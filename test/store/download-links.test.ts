@@ -11,7 +11,10 @@ describe("signed download tokens", () => {
     const token = signDownloadToken(SECRET, "ent_abc123", new Date(now.getTime() + DOWNLOAD_LINK_TTL_MS));
     expect(token).toMatch(/^v1\.ent_abc123\.\d+\.[A-Za-z0-9_-]{43}$/);
     expect(verifyDownloadToken(RING, token, now)).toMatchObject({ ok: true, entitlementId: "ent_abc123" });
-    expect(verifyDownloadToken(RING, token, new Date(now.getTime() + DOWNLOAD_LINK_TTL_MS))).toEqual({ ok: false, reason: "expired" });
+    expect(verifyDownloadToken(RING, token, new Date(now.getTime() + DOWNLOAD_LINK_TTL_MS))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   it("refuse every change to any part, another secret, and a second spelling of the signature", () => {
@@ -21,15 +24,27 @@ describe("signed download tokens", () => {
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     const respelled = `${signature.slice(0, -1)}${alphabet[alphabet.indexOf(signature.at(-1) ?? "A") ^ 1]}`;
     expect(Buffer.from(respelled, "base64url").equals(Buffer.from(signature, "base64url"))).toBe(true);
-    for (const candidate of [`v2.${id}.${expiry}.${signature}`, `v1.ent_abc124.${expiry}.${signature}`, `v1.${id}.${Number(expiry) + 1}.${signature}`, `v1.${id}.${expiry}.${respelled}`, `${token}x`, ""]) {
+    for (const candidate of [
+      `v2.${id}.${expiry}.${signature}`,
+      `v1.ent_abc124.${expiry}.${signature}`,
+      `v1.${id}.${Number(expiry) + 1}.${signature}`,
+      `v1.${id}.${expiry}.${respelled}`,
+      `${token}x`,
+      "",
+    ]) {
       expect(verifyDownloadToken(RING, candidate, now).ok, candidate).toBe(false);
     }
-    expect(verifyDownloadToken({ current: "another-secret-of-at-least-32-characters", previous: [] }, token, now)).toEqual({ ok: false, reason: "signature" });
+    expect(
+      verifyDownloadToken({ current: "another-secret-of-at-least-32-characters", previous: [] }, token, now),
+    ).toEqual({ ok: false, reason: "signature" });
   });
 
   it("verify under any key of the ring, so links signed before a rotation keep working until the key is retired", () => {
     const token = signDownloadToken(SECRET, "ent_abc123", new Date(now.getTime() + 60_000));
-    const rotated = { current: "the-new-server-secret-of-at-least-32-chars", previous: ["an-older-secret-of-at-least-32-characters", SECRET] };
+    const rotated = {
+      current: "the-new-server-secret-of-at-least-32-chars",
+      previous: ["an-older-secret-of-at-least-32-characters", SECRET],
+    };
     expect(verifyDownloadToken(rotated, token, now)).toMatchObject({ ok: true, entitlementId: "ent_abc123" });
     expect(verifyDownloadToken({ ...rotated, previous: [] }, token, now)).toEqual({ ok: false, reason: "signature" });
   });

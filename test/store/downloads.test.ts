@@ -17,19 +17,35 @@ beforeAll(async () => {
   store = await createStoreApp({ now: () => new Date(Date.now() + offset) });
   sessionId = await store.buy("agent-readiness-checklist", { email: "reader@example.com" });
   await store.fake.pay(sessionId);
-  const row = await store.t.services.database.client.queryOne({ sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?", args: [sessionId] });
+  const row = await store.t.services.database.client.queryOne({
+    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
+    args: [sessionId],
+  });
   entitlementId = String(row?.id);
   file = await readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md"));
 });
 afterAll(() => store.close());
 
 const byId = () => `/api/v1/store/sessions/${sessionId}/download`;
-const linkPath = (at = new Date(Date.now() + offset)) => store.t.services.store.downloads.linkFor(entitlementId, at).url.replace(store.t.config.siteUrl, "");
+const linkPath = (at = new Date(Date.now() + offset)) =>
+  store.t.services.store.downloads.linkFor(entitlementId, at).url.replace(store.t.config.siteUrl, "");
 const get = (path: string, headers: Record<string, string> = {}) => store.t.send("GET", path, undefined, headers);
 
 async function snapshot(): Promise<string> {
-  const tables = ["store_orders", "store_fulfilments", "store_entitlements", "store_revocations", "store_stock", "payment_events", "mail_outbox"];
-  const rows = await Promise.all(tables.map(async (table) => (await store.t.services.database.client.execute(`SELECT * FROM ${table} ORDER BY 1`)).rows));
+  const tables = [
+    "store_orders",
+    "store_fulfilments",
+    "store_entitlements",
+    "store_revocations",
+    "store_stock",
+    "payment_events",
+    "mail_outbox",
+  ];
+  const rows = await Promise.all(
+    tables.map(
+      async (table) => (await store.t.services.database.client.execute(`SELECT * FROM ${table} ORDER BY 1`)).rows,
+    ),
+  );
   return JSON.stringify(rows);
 }
 
@@ -69,7 +85,12 @@ describe("downloading a purchased file", () => {
 
   it("never changes anything in the database, however often it is used", async () => {
     const before = await snapshot();
-    await Promise.all([get(byId()), get(linkPath()), get(byId(), { range: "bytes=0-5" }), get("/api/v1/downloads/v1.ent_x.1.x")]);
+    await Promise.all([
+      get(byId()),
+      get(linkPath()),
+      get(byId(), { range: "bytes=0-5" }),
+      get("/api/v1/downloads/v1.ent_x.1.x"),
+    ]);
     expect(await snapshot()).toBe(before);
   });
 
@@ -135,7 +156,11 @@ describe("when the file store is unavailable", () => {
       const missing = await broken.t.send("GET", `/api/v1/store/sessions/${id}/download`);
       await expectProblem(missing, 503, "service-unavailable");
       await rm(empty, { recursive: true, force: true });
-      await expectProblem(await broken.t.send("GET", `/api/v1/store/sessions/${id}/download`), 503, "service-unavailable");
+      await expectProblem(
+        await broken.t.send("GET", `/api/v1/store/sessions/${id}/download`),
+        503,
+        "service-unavailable",
+      );
     } finally {
       await broken.close();
       await rm(empty, { recursive: true, force: true });

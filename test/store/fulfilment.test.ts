@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectProblem } from "../helpers/agents.ts";
-import { countRows, createStoreApp, readSession, WEBHOOK_SECRET, type StoreTestApp } from "../helpers/store.ts";
+import { countRows, createStoreApp, readSession, type StoreTestApp, WEBHOOK_SECRET } from "../helpers/store.ts";
 
 let store: StoreTestApp;
 beforeAll(async () => (store = await createStoreApp()));
@@ -14,21 +14,41 @@ beforeEach(() => {
 
 const checklist = () => readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md"));
 const orderOf = (sessionId: string) => ["store_orders", "session_id = ?", [sessionId]] as const;
-const fulfilmentsOf = async (sessionId: string) => countRows(store, "store_fulfilments", "order_id = (SELECT id FROM store_orders WHERE session_id = ?)", [sessionId]);
-const deliveryMails = async (sessionId: string) => countRows(store, "mail_outbox", "kind = 'store-delivery' AND json_extract(payload, '$.order_id') = (SELECT id FROM store_orders WHERE session_id = ?)", [sessionId]);
+const fulfilmentsOf = async (sessionId: string) =>
+  countRows(store, "store_fulfilments", "order_id = (SELECT id FROM store_orders WHERE session_id = ?)", [sessionId]);
+const deliveryMails = async (sessionId: string) =>
+  countRows(
+    store,
+    "mail_outbox",
+    "kind = 'store-delivery' AND json_extract(payload, '$.order_id') = (SELECT id FROM store_orders WHERE session_id = ?)",
+    [sessionId],
+  );
 
 describe("a purchase, from checkout to the downloaded file", () => {
   it("fulfils an item once paid: entitlement, delivery e-mail queued, and the file's exact bytes", async () => {
     const id = await store.buy("agent-readiness-checklist", { email: "ada@example.com" });
-    expect(await readSession(store, id)).toMatchObject({ status: "open", payment_status: "unpaid", delivery: { state: "pending" }, entitlement: { active: false, expires_at: null } });
+    expect(await readSession(store, id)).toMatchObject({
+      status: "open",
+      payment_status: "unpaid",
+      delivery: { state: "pending" },
+      entitlement: { active: false, expires_at: null },
+    });
     await store.fake.pay(id);
     const session = await readSession(store, id);
-    expect(session).toMatchObject({ status: "complete", payment_status: "paid", delivery: { state: "fulfilled" }, entitlement: { active: true }, download_url: `/api/v1/store/sessions/${id}/download` });
+    expect(session).toMatchObject({
+      status: "complete",
+      payment_status: "paid",
+      delivery: { state: "fulfilled" },
+      entitlement: { active: true },
+      download_url: `/api/v1/store/sessions/${id}/download`,
+    });
     const days = (Date.parse(session.entitlement.expires_at ?? "") - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(364.9);
     const download = await store.t.send("GET", session.download_url ?? "");
     expect(download.status).toBe(200);
-    expect(download.headers.get("content-disposition")).toContain('attachment; filename="agent-readiness-checklist.md"');
+    expect(download.headers.get("content-disposition")).toContain(
+      'attachment; filename="agent-readiness-checklist.md"',
+    );
     expect(download.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     const bytes = Buffer.from(await download.arrayBuffer());
     expect(bytes.equals(await checklist())).toBe(true);
@@ -113,13 +133,28 @@ describe("the webhook's signature", () => {
     const id = await store.buy("agent-readiness-checklist", { email: "forged@example.com" });
     const signed = await store.fake.pay(id);
     const wrongSecret = Stripe.webhooks.generateTestHeaderString({ payload: signed.payload, secret: "whsec_not_ours" });
-    const stale = Stripe.webhooks.generateTestHeaderString({ payload: signed.payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 });
+    const stale = Stripe.webhooks.generateTestHeaderString({
+      payload: signed.payload,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(Date.now() / 1000) - 301,
+    });
     const tampered = signed.payload.replace('"paid"', '"unpaid"');
-    for (const [payload, header] of [[signed.payload, wrongSecret], [signed.payload, stale], [tampered, signed.header], [signed.payload, "t=1,v1=00"]] as const) {
+    for (const [payload, header] of [
+      [signed.payload, wrongSecret],
+      [signed.payload, stale],
+      [tampered, signed.header],
+      [signed.payload, "t=1,v1=00"],
+    ] as const) {
       await expectProblem(await store.deliver({ ...signed, payload, header }), 400, "invalid-webhook-signature");
     }
-    await expectProblem(await store.t.send("POST", "/api/v1/webhooks/stripe", signed.payload), 400, "invalid-webhook-signature");
-    expect(await countRows(store, "payment_events")).toBe(await countRows(store, "payment_events", "id != ?", [String(signed.event.id)]));
+    await expectProblem(
+      await store.t.send("POST", "/api/v1/webhooks/stripe", signed.payload),
+      400,
+      "invalid-webhook-signature",
+    );
+    expect(await countRows(store, "payment_events")).toBe(
+      await countRows(store, "payment_events", "id != ?", [String(signed.event.id)]),
+    );
     expect(await countRows(store, ...orderOf(id))).toBe(1);
     expect(await fulfilmentsOf(id)).toBe(0);
   });
@@ -143,7 +178,11 @@ describe("payments that do not complete", () => {
     await store.fake.pay(failed, { async: true });
     expect((await readSession(store, failed)).delivery.state).toBe("pending");
     await store.fake.settleAsync(failed, "failed");
-    expect(await readSession(store, failed)).toMatchObject({ delivery: { state: "failed" }, payment_status: "unpaid", entitlement: { active: false } });
+    expect(await readSession(store, failed)).toMatchObject({
+      delivery: { state: "failed" },
+      payment_status: "unpaid",
+      entitlement: { active: false },
+    });
     const expired = await store.buy("agent-readiness-checklist");
     await store.fake.expire(expired);
     expect(await readSession(store, expired)).toMatchObject({ status: "expired", delivery: { state: "expired" } });
@@ -156,8 +195,13 @@ describe("refunds and disputes", () => {
     store.autoDeliver = true;
     const id = await store.buy("agent-readiness-checklist", { email: "refund@example.com" });
     await store.fake.pay(id);
-    const order = await store.t.services.database.client.queryOne({ sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?", args: [id] });
-    const link = store.t.services.store.downloads.linkFor(String(order?.id), new Date()).url.replace(store.t.config.siteUrl, "");
+    const order = await store.t.services.database.client.queryOne({
+      sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
+      args: [id],
+    });
+    const link = store.t.services.store.downloads
+      .linkFor(String(order?.id), new Date())
+      .url.replace(store.t.config.siteUrl, "");
     expect((await store.t.send("GET", link)).status).toBe(200);
     await store.fake.refund(id);
     const session = await readSession(store, id);
@@ -172,7 +216,11 @@ describe("refunds and disputes", () => {
     await store.fake.pay(id);
     await store.fake.dispute(id);
     expect((await readSession(store, id)).delivery.state).toBe("revoked");
-    const problem = await expectProblem(await store.t.send("GET", `/api/v1/store/sessions/${id}/download`), 410, "entitlement-ended");
+    const problem = await expectProblem(
+      await store.t.send("GET", `/api/v1/store/sessions/${id}/download`),
+      410,
+      "entitlement-ended",
+    );
     expect(problem.detail).toContain("disputed");
   });
 });

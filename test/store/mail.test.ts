@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimDueMail } from "../../api/db/mail-outbox.ts";
-import { mimePart, startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
+import { mimePart, type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
 import { countRows, createStoreApp, type StoreTestApp } from "../helpers/store.ts";
 
 let offset = 0;
@@ -10,7 +10,10 @@ let smtp: SmtpSink;
 let store: StoreTestApp;
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  store = await createStoreApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: "AgentReady <shop@agentready.example>" }, now: () => new Date(Date.now() + offset) });
+  store = await createStoreApp({
+    env: { SMTP_URL: smtp.url, MAIL_FROM: "AgentReady <shop@agentready.example>" },
+    now: () => new Date(Date.now() + offset),
+  });
 });
 afterAll(async () => {
   await store.close();
@@ -19,7 +22,14 @@ afterAll(async () => {
 
 const mail = () => store.t.services.mail;
 const outboxState = async (recipient: string) =>
-  String((await store.t.services.database.client.queryOne({ sql: "SELECT state FROM mail_outbox WHERE recipient = ? ORDER BY created_at DESC", args: [recipient] }))?.state);
+  String(
+    (
+      await store.t.services.database.client.queryOne({
+        sql: "SELECT state FROM mail_outbox WHERE recipient = ? ORDER BY created_at DESC",
+        args: [recipient],
+      })
+    )?.state,
+  );
 
 describe("the delivery e-mail", () => {
   it("reaches a real SMTP server once, in plain text and HTML, and its link downloads the file", async () => {
@@ -38,11 +48,20 @@ describe("the delivery e-mail", () => {
     const link = /(https?:\/\/\S+\/api\/v1\/downloads\/v1\.[A-Za-z0-9._-]+)/.exec(text)?.[1] ?? "";
     expect(link).not.toBe("");
     expect(html).toContain(`href="${link}"`);
-    const ends = (await store.t.services.database.client.queryOne({ sql: "SELECT e.expires_at FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?", args: [id] }))?.expires_at;
+    const ends = (
+      await store.t.services.database.client.queryOne({
+        sql: "SELECT e.expires_at FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
+        args: [id],
+      })
+    )?.expires_at;
     expect(text).toContain(`stay available until ${new Date(String(ends)).toUTCString().slice(0, 16)}`);
     const download = await store.t.send("GET", new URL(link).pathname);
     expect(download.status).toBe(200);
-    expect(Buffer.from(await download.arrayBuffer()).equals(await readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md")))).toBe(true);
+    expect(
+      Buffer.from(await download.arrayBuffer()).equals(
+        await readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md")),
+      ),
+    ).toBe(true);
     expect(await outboxState("ada@example.com")).toBe("sent");
   });
 
@@ -51,7 +70,9 @@ describe("the delivery e-mail", () => {
     await store.fake.pay(id);
     smtp.refuseNext(1);
     expect(await mail().deliverDue()).toMatchObject({ sent: 0, retried: 1 });
-    const row = await store.t.services.database.client.queryOne({ sql: "SELECT state, attempts, next_attempt_at, last_error FROM mail_outbox WHERE recipient = 'retry@example.com'" });
+    const row = await store.t.services.database.client.queryOne({
+      sql: "SELECT state, attempts, next_attempt_at, last_error FROM mail_outbox WHERE recipient = 'retry@example.com'",
+    });
     expect(row).toMatchObject({ state: "queued", attempts: 1 });
     expect(Date.parse(String(row?.next_attempt_at)) - Date.now()).toBeGreaterThan(25_000);
     expect(await mail().deliverDue()).toMatchObject({ sent: 0, retried: 0 });
@@ -68,7 +89,12 @@ describe("the delivery e-mail", () => {
     const id = await store.buy("markdown-for-agents-guide", { email: "lease@example.com" });
     await store.fake.pay(id);
     const now = new Date();
-    const claimed = await claimDueMail(store.t.services.database.client, now.toISOString(), new Date(now.getTime() + 300_000).toISOString(), 10);
+    const claimed = await claimDueMail(
+      store.t.services.database.client,
+      now.toISOString(),
+      new Date(now.getTime() + 300_000).toISOString(),
+      10,
+    );
     expect(claimed.map((row) => row.recipient)).toContain("lease@example.com");
     expect(await mail().deliverDue()).toMatchObject({ sent: 0 });
     offset = 301_000;

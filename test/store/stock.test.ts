@@ -7,12 +7,23 @@ beforeAll(async () => (store = await createStoreApp()));
 afterAll(() => store.close());
 
 const PRODUCT = "field-notes-launch-edition";
-const sold = async () => Number((await store.t.services.database.client.queryOne({ sql: "SELECT sold FROM store_stock WHERE product_id = ?", args: [PRODUCT] }))?.sold);
+const sold = async () =>
+  Number(
+    (
+      await store.t.services.database.client.queryOne({
+        sql: "SELECT sold FROM store_stock WHERE product_id = ?",
+        args: [PRODUCT],
+      })
+    )?.sold,
+  );
 
 describe("the last unit, bought by two buyers at once", () => {
   it("goes to the first fulfilment; the second payment is refunded in full automatically", async () => {
     // 25 copies on sale; 24 already sold.
-    await store.t.services.database.client.execute({ sql: "INSERT INTO store_stock (product_id, sold) VALUES (?, 24)", args: [PRODUCT] });
+    await store.t.services.database.client.execute({
+      sql: "INSERT INTO store_stock (product_id, sold) VALUES (?, 24)",
+      args: [PRODUCT],
+    });
     store.autoDeliver = false;
     const first = await store.buy(PRODUCT, { email: "first@example.com" });
     const second = await store.buy(PRODUCT, { email: "second@example.com" });
@@ -38,7 +49,11 @@ describe("the last unit, bought by two buyers at once", () => {
     expect((await readSession(store, loser?.id ?? "")).delivery.state).toBe("refunded");
     expect(await countRows(store, "mail_outbox", "kind = 'store-delivery'")).toBe(1);
     expect(await countRows(store, "mail_outbox", "kind = 'store-sold-out-refund'")).toBe(1);
-    await expectProblem(await store.t.send("GET", `/api/v1/store/sessions/${loser?.id ?? ""}/download`), 404, "not-found");
+    await expectProblem(
+      await store.t.send("GET", `/api/v1/store/sessions/${loser?.id ?? ""}/download`),
+      404,
+      "not-found",
+    );
   });
 
   it("refuses new checkouts with 409 sold-out once the stock is gone", async () => {
@@ -46,7 +61,10 @@ describe("the last unit, bought by two buyers at once", () => {
   });
 
   it("retries an automatic refund the provider refused at first, until it goes through", async () => {
-    await store.t.services.database.client.execute({ sql: "UPDATE store_stock SET sold = 24 WHERE product_id = ?", args: [PRODUCT] });
+    await store.t.services.database.client.execute({
+      sql: "UPDATE store_stock SET sold = 24 WHERE product_id = ?",
+      args: [PRODUCT],
+    });
     store.autoDeliver = false;
     const winner = await store.buy(PRODUCT, { email: "winner@example.com" });
     const late = await store.buy(PRODUCT, { email: "late@example.com" });

@@ -1,10 +1,20 @@
 import {
-  ACCEPT_JSON, fetchJsonDocument, firstPresent, pathUrl, withJson, type DocumentContext, type JsonDocument,
+  ACCEPT_JSON,
+  type DocumentContext,
+  fetchJsonDocument,
+  firstPresent,
+  type JsonDocument,
+  pathUrl,
+  withJson,
 } from "./document.ts";
 
 /** A2A ≥0.3 serves `/.well-known/agent-card.json`; older agents `/.well-known/agent.json`. */
 export async function loadA2aCard(context: DocumentContext): Promise<JsonDocument> {
-  const document = await firstPresent(context, [pathUrl(context, "/.well-known/agent-card.json"), pathUrl(context, "/.well-known/agent.json")], ACCEPT_JSON);
+  const document = await firstPresent(
+    context,
+    [pathUrl(context, "/.well-known/agent-card.json"), pathUrl(context, "/.well-known/agent.json")],
+    ACCEPT_JSON,
+  );
   return withJson(document);
 }
 
@@ -21,7 +31,11 @@ export async function loadSkillsIndex(context: DocumentContext): Promise<JsonDoc
 export const WEB_BOT_AUTH_MEDIA_TYPE = "application/http-message-signatures-directory+json";
 
 export function loadWebBotAuthDirectory(context: DocumentContext): Promise<JsonDocument> {
-  return fetchJsonDocument(context, pathUrl(context, "/.well-known/http-message-signatures-directory"), WEB_BOT_AUTH_MEDIA_TYPE);
+  return fetchJsonDocument(
+    context,
+    pathUrl(context, "/.well-known/http-message-signatures-directory"),
+    WEB_BOT_AUTH_MEDIA_TYPE,
+  );
 }
 
 export function loadProtectedResourceMetadata(context: DocumentContext): Promise<JsonDocument> {
@@ -29,18 +43,28 @@ export function loadProtectedResourceMetadata(context: DocumentContext): Promise
 }
 
 /** RFC 8414 metadata at an issuer, falling back to OpenID Connect discovery. */
-export async function loadAuthorizationServerMetadata(context: DocumentContext, issuer: string = context.target.origin): Promise<JsonDocument> {
+export async function loadAuthorizationServerMetadata(
+  context: DocumentContext,
+  issuer: string = context.target.origin,
+): Promise<JsonDocument> {
   const base = issuer.replace(/\/+$/, "");
   const document = await firstPresent(
     context,
-    [`${new URL(base).origin}/.well-known/oauth-authorization-server${new URL(base).pathname.replace(/^\/$/, "")}`, `${base}/.well-known/openid-configuration`],
+    [
+      `${new URL(base).origin}/.well-known/oauth-authorization-server${new URL(base).pathname.replace(/^\/$/, "")}`,
+      `${base}/.well-known/openid-configuration`,
+    ],
     ACCEPT_JSON,
   );
   return withJson(document);
 }
 
 export async function loadAgentsJson(context: DocumentContext): Promise<JsonDocument> {
-  const document = await firstPresent(context, [pathUrl(context, "/.well-known/agents.json"), pathUrl(context, "/agents.json")], ACCEPT_JSON);
+  const document = await firstPresent(
+    context,
+    [pathUrl(context, "/.well-known/agents.json"), pathUrl(context, "/agents.json")],
+    ACCEPT_JSON,
+  );
   return withJson(document);
 }
 
@@ -49,7 +73,9 @@ export function loadPricing(context: DocumentContext): Promise<JsonDocument> {
 }
 
 /** Commerce protocol manifests (UCP, ACP). */
-export async function loadCommerceManifests(context: DocumentContext): Promise<{ ucp: JsonDocument; acp: JsonDocument }> {
+export async function loadCommerceManifests(
+  context: DocumentContext,
+): Promise<{ ucp: JsonDocument; acp: JsonDocument }> {
   const [ucp, acp] = await Promise.all([
     fetchJsonDocument(context, pathUrl(context, "/.well-known/ucp"), ACCEPT_JSON),
     fetchJsonDocument(context, pathUrl(context, "/.well-known/acp.json"), ACCEPT_JSON),

@@ -1,7 +1,7 @@
 import { describeIssues } from "../parse/json.ts";
-import { AiCatalogEntrySchema, AiCatalogSchema, type AiCatalog, type AiCatalogEntry } from "../remote/ai-catalog.ts";
-import { parseLinkset, type Linkset } from "../remote/linkset.ts";
-import { fetchJsonDocument, pathUrl, type DocumentContext, type JsonDocument } from "./document.ts";
+import { type AiCatalog, type AiCatalogEntry, AiCatalogEntrySchema, AiCatalogSchema } from "../remote/ai-catalog.ts";
+import { type Linkset, parseLinkset } from "../remote/linkset.ts";
+import { type DocumentContext, fetchJsonDocument, type JsonDocument, pathUrl } from "./document.ts";
 
 export const ACCEPT_LINKSET = "application/linkset+json, application/json;q=0.9";
 export const ACCEPT_AI_CATALOG = "application/ai-catalog+json, application/json;q=0.9";
@@ -57,7 +57,9 @@ function resolveEntryUrl(entry: AiCatalogEntry, base: string): string | null {
  * Both catalog generations: `/.well-known/ai-catalog.json` (AI Catalog, ARD v0.9) and `/.well-known/ard.json`
  * (ARD v0.91, which consumers MUST fetch).
  */
-export async function loadAiCatalogs(context: DocumentContext): Promise<{ aiCatalog: LoadedAiCatalog; ard: LoadedAiCatalog }> {
+export async function loadAiCatalogs(
+  context: DocumentContext,
+): Promise<{ aiCatalog: LoadedAiCatalog; ard: LoadedAiCatalog }> {
   const [aiCatalog, ard] = await Promise.all([
     fetchJsonDocument(context, pathUrl(context, "/.well-known/ai-catalog.json"), ACCEPT_AI_CATALOG),
     fetchJsonDocument(context, pathUrl(context, "/.well-known/ard.json"), ACCEPT_AI_CATALOG),
@@ -66,7 +68,10 @@ export async function loadAiCatalogs(context: DocumentContext): Promise<{ aiCata
 }
 
 /** Valid entries of whichever catalogs were found, without duplicates by identifier. */
-export function catalogEntries(catalogs: { aiCatalog: LoadedAiCatalog; ard: LoadedAiCatalog }): LoadedAiCatalog["entries"] {
+export function catalogEntries(catalogs: {
+  aiCatalog: LoadedAiCatalog;
+  ard: LoadedAiCatalog;
+}): LoadedAiCatalog["entries"] {
   const seen = new Set<string>();
   return [...catalogs.ard.entries, ...catalogs.aiCatalog.entries].filter((entry) => {
     if (seen.has(entry.identifier)) return false;
@@ -74,4 +79,3 @@ export function catalogEntries(catalogs: { aiCatalog: LoadedAiCatalog; ard: Load
     return true;
   });
 }
-

@@ -1,7 +1,7 @@
 import { bodyDigest } from "../body-digest.ts";
 import type { EvidenceTrail } from "../evidence.ts";
 import type { ScanResponse } from "../fetcher.ts";
-import { parseJson, type JsonParseResult } from "../parse/json.ts";
+import { type JsonParseResult, parseJson } from "../parse/json.ts";
 import { answersUsefully, isHtmlResponse, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
 import type { CheckTarget } from "../target.ts";
 
@@ -42,7 +42,11 @@ export function targetAnswers(context: DocumentContext, response: ScanResponse):
   return answersUsefully(response) && !isFallbackBody(context, response);
 }
 
-export function classifyResponse(context: DocumentContext, response: ScanResponse, options: { htmlExpected?: boolean } = {}): DocumentState {
+export function classifyResponse(
+  context: DocumentContext,
+  response: ScanResponse,
+  options: { htmlExpected?: boolean } = {},
+): DocumentState {
   if (response.status >= 200 && response.status < 300) {
     if (options.htmlExpected === true) return "found";
     return isHtmlResponse(response) || isFallbackBody(context, response) ? "fallback" : "found";
@@ -64,7 +68,11 @@ export async function fetchDocument(context: DocumentContext, url: string, accep
  * The first candidate that is not missing: an HTML fallback or a server error stops the search as well. When all are
  * missing, the first (canonical) location is reported.
  */
-export async function firstPresent(context: DocumentContext, urls: readonly string[], accept: string): Promise<FetchedDocument> {
+export async function firstPresent(
+  context: DocumentContext,
+  urls: readonly string[],
+  accept: string,
+): Promise<FetchedDocument> {
   let first: FetchedDocument | null = null;
   for (const url of urls) {
     const document = await fetchDocument(context, url, accept);

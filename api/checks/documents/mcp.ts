@@ -1,7 +1,7 @@
-import { MCP_CARD_MEDIA_TYPE, entryMediaType } from "../remote/ai-catalog.ts";
+import { entryMediaType, MCP_CARD_MEDIA_TYPE } from "../remote/ai-catalog.ts";
 import { cardEndpoints, LegacyMcpCardSchema, McpCardV1Schema } from "../remote/mcp-card.ts";
 import { catalogEntries, loadAiCatalogs } from "./catalogs.ts";
-import { fetchJsonDocument, pathUrl, type DocumentContext, type JsonDocument } from "./document.ts";
+import { type DocumentContext, fetchJsonDocument, type JsonDocument, pathUrl } from "./document.ts";
 
 export const ACCEPT_MCP_CARD = `${MCP_CARD_MEDIA_TYPE}, application/json;q=0.9`;
 
@@ -44,7 +44,10 @@ export async function loadMcpCards(context: DocumentContext): Promise<LoadedMcpC
 
 async function load(context: DocumentContext, url: string, source: McpCardSource): Promise<LoadedMcpCard> {
   const document = await fetchJsonDocument(context, url, ACCEPT_MCP_CARD);
-  const card = document.json?.ok === true && typeof document.json.value === "object" && document.json.value !== null ? document.json.value : null;
+  const card =
+    document.json?.ok === true && typeof document.json.value === "object" && document.json.value !== null
+      ? document.json.value
+      : null;
   return { url, source, document, card };
 }
 
@@ -57,10 +60,17 @@ export function cardShape(card: unknown): McpCardShape {
 
 /** Cards that were found, the canonical generation first: a v1 card beats a legacy one, the endpoint's own card beats aliases. */
 export function foundCards(cards: readonly LoadedMcpCard[]): Array<LoadedMcpCard & { shape: McpCardShape }> {
-  const order: Record<McpCardSource, number> = { "endpoint-server-card": 0, "ai-catalog": 1, "well-known-server-card": 2, "well-known-mcp-json": 3 };
+  const order: Record<McpCardSource, number> = {
+    "endpoint-server-card": 0,
+    "ai-catalog": 1,
+    "well-known-server-card": 2,
+    "well-known-mcp-json": 3,
+  };
   const shapeOrder: Record<McpCardShape, number> = { v1: 0, legacy: 1, invalid: 2 };
   return cards
     .filter((card) => card.document.state === "found" && card.card !== null)
     .map((card) => ({ ...card, shape: cardShape(card.card) }))
-    .sort((left, right) => shapeOrder[left.shape] - shapeOrder[right.shape] || order[left.source] - order[right.source]);
+    .sort(
+      (left, right) => shapeOrder[left.shape] - shapeOrder[right.shape] || order[left.source] - order[right.source],
+    );
 }

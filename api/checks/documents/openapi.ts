@@ -5,7 +5,7 @@ import { isSuccess } from "../parse/media-type.ts";
 import { linksetTargets } from "../remote/linkset.ts";
 import { ScanFetchError } from "../scan-fetch-error.ts";
 import { loadApiCatalog } from "./catalogs.ts";
-import { fetchDocument, pathUrl, type DocumentContext, type FetchedDocument } from "./document.ts";
+import { type DocumentContext, type FetchedDocument, fetchDocument, pathUrl } from "./document.ts";
 import { loadHome, loadLlmsTxt } from "./site.ts";
 
 export const ACCEPT_OPENAPI =
@@ -28,18 +28,26 @@ async function candidates(context: DocumentContext): Promise<Candidate[]> {
   const readers: Array<() => Promise<Candidate[]>> = [
     async () => {
       const home = await loadHome(context);
-      return parseLinkHeader(home.response.headers["link"], home.response.url)
+      return parseLinkHeader(home.response.headers.link, home.response.url)
         .filter((link) => link.rels.includes("service-desc"))
         .map((link) => ({ url: link.href, source: "the Link rel=service-desc header on /" }));
     },
     async () => {
       const { linkset } = await loadApiCatalog(context);
-      return linkset === null ? [] : linksetTargets(linkset, "service-desc").map((target) => ({ url: target.resolved, source: "the api-catalog's service-desc" }));
+      return linkset === null
+        ? []
+        : linksetTargets(linkset, "service-desc").map((target) => ({
+            url: target.resolved,
+            source: "the api-catalog's service-desc",
+          }));
     },
     async () => {
       const { llms, document } = await loadLlmsTxt(context);
       return (llms?.links ?? [])
-        .filter((link) => /(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(link.url) && URL.canParse(link.url, document.response.url))
+        .filter(
+          (link) =>
+            /(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(link.url) && URL.canParse(link.url, document.response.url),
+        )
         .map((link) => ({ url: new URL(link.url, document.response.url).href, source: "a link in llms.txt" }));
     },
   ];
@@ -76,7 +84,7 @@ export function parseOpenApiBody(text: string): Record<string, unknown> | null {
     }
   }
   if (!isRecord(value)) return null;
-  return typeof value["openapi"] === "string" || typeof value["swagger"] === "string" ? value : null;
+  return typeof value.openapi === "string" || typeof value.swagger === "string" ? value : null;
 }
 
 export async function findOpenApi(context: DocumentContext): Promise<OpenApiDiscovery> {

@@ -9,7 +9,12 @@ const NON_PAGE_PATH = /\.(md|mdx|txt|json|xml|ya?ml|gz|pdf|png|jpe?g|svg|webp|ic
 
 function isPageUrl(context: DocumentContext, url: string): boolean {
   const parsed = new URL(url);
-  return parsed.origin === context.target.origin && parsed.pathname !== "/" && !NON_PAGE_PATH.test(parsed.pathname) && !parsed.pathname.startsWith("/.well-known/");
+  return (
+    parsed.origin === context.target.origin &&
+    parsed.pathname !== "/" &&
+    !NON_PAGE_PATH.test(parsed.pathname) &&
+    !parsed.pathname.startsWith("/.well-known/")
+  );
 }
 
 /** One content page besides the homepage, from the sitemap or else the homepage's links; null when there is none. */
@@ -17,9 +22,12 @@ export async function samplePage(context: DocumentContext): Promise<string | nul
   try {
     const { robots } = await loadRobots(context);
     const sitemap = await loadSitemap(context, robots);
-    const fromSitemap = sitemap.parsed?.ok === true && sitemap.parsed.sitemap.kind === "urlset"
-      ? sitemap.parsed.sitemap.entries.map((entry) => entry.loc).find((loc) => URL.canParse(loc) && isPageUrl(context, loc))
-      : undefined;
+    const fromSitemap =
+      sitemap.parsed?.ok === true && sitemap.parsed.sitemap.kind === "urlset"
+        ? sitemap.parsed.sitemap.entries
+            .map((entry) => entry.loc)
+            .find((loc) => URL.canParse(loc) && isPageUrl(context, loc))
+        : undefined;
     if (fromSitemap !== undefined) return new URL(fromSitemap).href;
   } catch (error) {
     if (!(error instanceof ScanFetchError)) throw error;
@@ -32,7 +40,7 @@ export async function samplePage(context: DocumentContext): Promise<string | nul
 /** The Markdown twin a page advertises (Link header or `<link rel="alternate" type="text/markdown">`). */
 export async function advertisedHomeTwin(context: DocumentContext): Promise<string | null> {
   const { response } = await loadHome(context);
-  const links = [...parseLinkHeader(response.headers["link"], response.url), ...htmlLinks(response.text, response.url)];
+  const links = [...parseLinkHeader(response.headers.link, response.url), ...htmlLinks(response.text, response.url)];
   return links.find((link) => link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? ""))?.href ?? null;
 }
 
@@ -42,7 +50,10 @@ export async function listedTwin(context: DocumentContext, except: string | null
     const { llms, document } = await loadLlmsTxt(context);
     const base = document.response.url;
     const urls = (llms?.links ?? []).flatMap((link) => (URL.canParse(link.url, base) ? [new URL(link.url, base)] : []));
-    return urls.find((url) => url.origin === context.target.origin && url.pathname.endsWith(".md") && url.href !== except)?.href ?? null;
+    return (
+      urls.find((url) => url.origin === context.target.origin && url.pathname.endsWith(".md") && url.href !== except)
+        ?.href ?? null
+    );
   } catch (error) {
     if (error instanceof ScanFetchError) return null;
     throw error;

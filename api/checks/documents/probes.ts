@@ -1,7 +1,7 @@
 import { bodyDigest } from "../body-digest.ts";
 import type { ScanResponse } from "../fetcher.ts";
 import { isSuccess } from "../parse/media-type.ts";
-import { ACCEPT_HTML, ACCEPT_JSON, ACCEPT_TEXT, pathUrl, type DocumentContext } from "./document.ts";
+import { ACCEPT_HTML, ACCEPT_JSON, ACCEPT_TEXT, type DocumentContext, pathUrl } from "./document.ts";
 
 export interface UnknownPathProbe {
   suffix: "" | ".json" | ".txt" | ".md";
@@ -31,5 +31,9 @@ export function probeUnknownPaths(context: DocumentContext, token: string): Prom
 
 /** Digests of what the site serves with 2xx for paths that cannot exist: any document with the same body is a fallback. */
 export function fallbackFingerprints(probes: readonly UnknownPathProbe[]): Set<string> {
-  return new Set(probes.filter((probe) => isSuccess(probe.response) && probe.response.body.length > 0).map((probe) => bodyDigest(probe.response)));
+  return new Set(
+    probes
+      .filter((probe) => isSuccess(probe.response) && probe.response.body.length > 0)
+      .map((probe) => bodyDigest(probe.response)),
+  );
 }

@@ -20,13 +20,20 @@ export async function sampleTargets<T>(
   options: { url: (target: T) => string; limit: number; accept?: (target: T) => string },
 ): Promise<Sample<T>> {
   const unique = [...new Map(targets.map((target) => [options.url(target), target])).entries()];
-  const ordered = [...unique.filter(([url]) => context.trail.hasFetched(url)), ...unique.filter(([url]) => !context.trail.hasFetched(url))].slice(0, options.limit);
+  const ordered = [
+    ...unique.filter(([url]) => context.trail.hasFetched(url)),
+    ...unique.filter(([url]) => !context.trail.hasFetched(url)),
+  ].slice(0, options.limit);
   const sample: Sample<T> = { answered: [], skipped: [], failures: [] };
   await Promise.all(
     ordered.map(async ([url, target]) => {
       try {
         const accept = options.accept?.(target);
-        sample.answered.push({ target, url, response: await context.trail.resolve(url, { sample: true, ...(accept === undefined ? {} : { accept }) }) });
+        sample.answered.push({
+          target,
+          url,
+          response: await context.trail.resolve(url, { sample: true, ...(accept === undefined ? {} : { accept }) }),
+        });
       } catch (error) {
         if (!(error instanceof ScanFetchError)) throw error;
         if (error.kind === "request-budget") sample.skipped.push(target);

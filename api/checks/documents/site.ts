@@ -1,48 +1,75 @@
 import { gunzipSync } from "node:zlib";
-import { parseLlmsTxt, type LlmsTxt } from "../parse/llms-txt.ts";
+import { type LlmsTxt, parseLlmsTxt } from "../parse/llms-txt.ts";
 import { bodyLooksLikeHtml, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
 import { parseRobots, type Robots } from "../parse/robots.ts";
 import { parseSitemap, type SitemapParseResult } from "../parse/sitemap.ts";
 import {
-  ACCEPT_HTML, ACCEPT_TEXT, classifyResponse, fetchDocument, firstPresent, isFallbackBody, pathUrl,
-  type DocumentContext, type FetchedDocument,
+  ACCEPT_HTML,
+  ACCEPT_TEXT,
+  classifyResponse,
+  type DocumentContext,
+  type FetchedDocument,
+  fetchDocument,
+  firstPresent,
+  isFallbackBody,
+  pathUrl,
 } from "./document.ts";
 
 export async function loadHome(context: DocumentContext): Promise<FetchedDocument> {
   const response = await context.trail.get(context.target.root, { accept: ACCEPT_HTML });
-  return { url: context.target.root.href, response, state: classifyResponse(context, response, { htmlExpected: true }) };
+  return {
+    url: context.target.root.href,
+    response,
+    state: classifyResponse(context, response, { htmlExpected: true }),
+  };
 }
 
 /** A text document whose body is readable even when its Content-Type is wrong (the check reports the type). */
 function readableText(context: DocumentContext, document: FetchedDocument): string | null {
   const { response } = document;
-  return isSuccess(response) && !bodyLooksLikeHtml(response.text) && !isFallbackBody(context, response) ? response.text : null;
+  return isSuccess(response) && !bodyLooksLikeHtml(response.text) && !isFallbackBody(context, response)
+    ? response.text
+    : null;
 }
 
-export async function loadRobots(context: DocumentContext): Promise<{ document: FetchedDocument; robots: Robots | null }> {
+export async function loadRobots(
+  context: DocumentContext,
+): Promise<{ document: FetchedDocument; robots: Robots | null }> {
   const document = await fetchDocument(context, pathUrl(context, "/robots.txt"), ACCEPT_TEXT);
   const text = readableText(context, document);
   return { document, robots: text === null ? null : parseRobots(text) };
 }
 
-export async function loadLlmsTxt(context: DocumentContext): Promise<{ document: FetchedDocument; llms: LlmsTxt | null }> {
-  const document = await firstPresent(context, [pathUrl(context, "/llms.txt"), pathUrl(context, "/docs/llms.txt")], ACCEPT_TEXT);
+export async function loadLlmsTxt(
+  context: DocumentContext,
+): Promise<{ document: FetchedDocument; llms: LlmsTxt | null }> {
+  const document = await firstPresent(
+    context,
+    [pathUrl(context, "/llms.txt"), pathUrl(context, "/docs/llms.txt")],
+    ACCEPT_TEXT,
+  );
   const text = readableText(context, document);
   return { document, llms: text === null ? null : parseLlmsTxt(text) };
 }
 
-export async function loadLlmsFull(context: DocumentContext): Promise<{ document: FetchedDocument; llms: LlmsTxt | null }> {
+export async function loadLlmsFull(
+  context: DocumentContext,
+): Promise<{ document: FetchedDocument; llms: LlmsTxt | null }> {
   const document = await fetchDocument(context, pathUrl(context, "/llms-full.txt"), ACCEPT_TEXT);
   const text = readableText(context, document);
   return { document, llms: text === null ? null : parseLlmsTxt(text) };
 }
 
-export async function loadAgentsMd(context: DocumentContext): Promise<{ document: FetchedDocument; text: string | null }> {
+export async function loadAgentsMd(
+  context: DocumentContext,
+): Promise<{ document: FetchedDocument; text: string | null }> {
   const document = await fetchDocument(context, pathUrl(context, "/AGENTS.md"), "text/markdown, text/plain;q=0.9");
   return { document, text: readableText(context, document) };
 }
 
-export async function loadSecurityTxt(context: DocumentContext): Promise<{ document: FetchedDocument; text: string | null }> {
+export async function loadSecurityTxt(
+  context: DocumentContext,
+): Promise<{ document: FetchedDocument; text: string | null }> {
   const document = await fetchDocument(context, pathUrl(context, "/.well-known/security.txt"), "text/plain");
   return { document, text: readableText(context, document) };
 }
@@ -62,17 +89,25 @@ export async function loadSitemap(context: DocumentContext, robots: Robots | nul
   const sameHost = declared.find((url) => new URL(url).host === context.target.root.host) ?? declared[0];
   const url = sameHost ?? pathUrl(context, "/sitemap.xml");
   const document = await fetchDocument(context, url, "application/xml, text/xml;q=0.9, */*;q=0.1");
-  return { document, source: sameHost === undefined ? "default" : "robots", parsed: document.state === "fallback" ? null : parseSitemapBody(document) };
+  return {
+    document,
+    source: sameHost === undefined ? "default" : "robots",
+    parsed: document.state === "fallback" ? null : parseSitemapBody(document),
+  };
 }
 
 function parseSitemapBody(document: FetchedDocument): SitemapParseResult | null {
   if (!isSuccess(document.response)) return null;
   const { response } = document;
-  const gzipped = /gzip/.test(mediaTypeOf(response)) || (new URL(response.url).pathname.endsWith(".gz") && response.body[0] === 0x1f);
+  const gzipped =
+    /gzip/.test(mediaTypeOf(response)) || (new URL(response.url).pathname.endsWith(".gz") && response.body[0] === 0x1f);
   if (!gzipped) return parseSitemap(response.text);
   try {
     return parseSitemap(gunzipSync(response.body, { maxOutputLength: MAX_SITEMAP_BYTES }).toString("utf8"));
   } catch (error) {
-    return { ok: false, error: `the gzip sitemap does not inflate: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      error: `the gzip sitemap does not inflate: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

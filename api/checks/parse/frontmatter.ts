@@ -1,7 +1,9 @@
 import { parse as parseYaml } from "yaml";
 import { isRecord } from "./json.ts";
 
-export type FrontmatterResult = { ok: true; data: Record<string, unknown>; body: string } | { ok: false; error: string };
+export type FrontmatterResult =
+  | { ok: true; data: Record<string, unknown>; body: string }
+  | { ok: false; error: string };
 
 /**
  * YAML frontmatter of a fetched SKILL.md. Parsed with `yaml` alone on purpose: gray-matter would honour a `---js`
@@ -15,6 +17,9 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     if (!isRecord(data)) return { ok: false, error: "the frontmatter is not a YAML mapping" };
     return { ok: true, data, body: text.slice(match[0].length) };
   } catch (error) {
-    return { ok: false, error: `the frontmatter is not valid YAML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    return {
+      ok: false,
+      error: `the frontmatter is not valid YAML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    };
   }
 }

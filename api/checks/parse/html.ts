@@ -82,12 +82,15 @@ export interface HtmlLink {
 export function htmlLinks(html: string, base: string): HtmlLink[] {
   const links: HtmlLink[] = [];
   for (const attributes of tags(html, "link")) {
-    const href = attributes["href"];
+    const href = attributes.href;
     if (href === undefined || !URL.canParse(href, base)) continue;
     links.push({
-      rels: (attributes["rel"] ?? "").toLowerCase().split(/\s+/).filter((rel) => rel !== ""),
+      rels: (attributes.rel ?? "")
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((rel) => rel !== ""),
       href: new URL(href, base).href,
-      type: attributes["type"]?.toLowerCase() ?? null,
+      type: attributes.type?.toLowerCase() ?? null,
     });
   }
   return links;
@@ -97,8 +100,8 @@ export function htmlLinks(html: string, base: string): HtmlLink[] {
 export function htmlMeta(html: string): Map<string, string[]> {
   const meta = new Map<string, string[]>();
   for (const attributes of tags(html, "meta")) {
-    const key = (attributes["name"] ?? attributes["property"] ?? attributes["http-equiv"])?.toLowerCase();
-    const content = attributes["content"];
+    const key = (attributes.name ?? attributes.property ?? attributes["http-equiv"])?.toLowerCase();
+    const content = attributes.content;
     if (key === undefined || content === undefined) continue;
     meta.set(key, [...(meta.get(key) ?? []), content]);
   }
@@ -106,7 +109,7 @@ export function htmlMeta(html: string): Map<string, string[]> {
 }
 
 export function htmlLang(html: string): string | null {
-  const lang = tags(html, "html")[0]?.["lang"]?.trim();
+  const lang = tags(html, "html")[0]?.lang?.trim();
   return lang === undefined || lang === "" ? null : lang;
 }
 
@@ -124,7 +127,12 @@ export function jsonLdBlocks(html: string): string[] {
   for (let match = opening.exec(source); match !== null; match = opening.exec(source)) {
     const start = match.index + match[0].length;
     const end = lower.indexOf("</script", start);
-    if (parseAttributes(match[1] ?? "")["type"]?.toLowerCase().trim() === "application/ld+json") blocks.push(source.slice(start, end === -1 ? source.length : end));
+    if (
+      parseAttributes(match[1] ?? "")
+        .type?.toLowerCase()
+        .trim() === "application/ld+json"
+    )
+      blocks.push(source.slice(start, end === -1 ? source.length : end));
     if (end === -1) break;
     opening.lastIndex = end;
   }
@@ -134,7 +142,7 @@ export function jsonLdBlocks(html: string): string[] {
 /** Anchors' hrefs, resolved. */
 export function htmlAnchors(html: string, base: string): string[] {
   return tags(html, "a").flatMap((attributes) => {
-    const href = attributes["href"];
+    const href = attributes.href;
     return href !== undefined && URL.canParse(href, base) ? [new URL(href, base).href] : [];
   });
 }
@@ -147,14 +155,24 @@ export function visibleText(html: string, options: { mainOnly?: boolean } = {}):
   const cleaned = withoutElements(withoutComments(html), INVISIBLE_ELEMENTS);
   let source = elementContent(cleaned, "body") ?? cleaned;
   if (options.mainOnly === true) source = withoutElements(elementContent(source, "main") ?? source, CHROME_ELEMENTS);
-  return decodeEntities(source.replace(/<[^<>]*>/g, " ")).replace(/\s+/g, " ").trim();
+  return decodeEntities(source.replace(/<[^<>]*>/g, " "))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+};
 
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{1,10});/gi, (whole, entity: string) => {
-    if (entity.startsWith("#x") || entity.startsWith("#X")) return safeCodePoint(Number.parseInt(entity.slice(2), 16), whole);
+    if (entity.startsWith("#x") || entity.startsWith("#X"))
+      return safeCodePoint(Number.parseInt(entity.slice(2), 16), whole);
     if (entity.startsWith("#")) return safeCodePoint(Number.parseInt(entity.slice(1), 10), whole);
     return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
   });

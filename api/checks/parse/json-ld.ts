@@ -32,7 +32,8 @@ function collect(value: unknown, reading: JsonLdReading, depth: number): void {
   if (!isRecord(value)) return;
   const context = value["@context"];
   if (typeof context === "string" && /schema\.org/i.test(context)) reading.usesSchemaOrg = true;
-  if (isRecord(context) && typeof context["@vocab"] === "string" && /schema\.org/i.test(context["@vocab"])) reading.usesSchemaOrg = true;
+  if (isRecord(context) && typeof context["@vocab"] === "string" && /schema\.org/i.test(context["@vocab"]))
+    reading.usesSchemaOrg = true;
   reading.nodes.push(value);
   for (const [key, member] of Object.entries(value)) if (key !== "@context") collect(member, reading, depth + 1);
 }
@@ -51,7 +52,7 @@ export function hasType(reading: JsonLdReading, ...types: string[]): boolean {
 export function priceOffers(reading: JsonLdReading): Array<Record<string, unknown>> {
   return reading.nodes.filter((node) => {
     if (!nodeTypes(node).some((type) => type === "Offer" || type === "AggregateOffer")) return false;
-    const price = node["price"] ?? node["lowPrice"];
-    return (typeof price === "number" || typeof price === "string") && typeof node["priceCurrency"] === "string";
+    const price = node.price ?? node.lowPrice;
+    return (typeof price === "number" || typeof price === "string") && typeof node.priceCurrency === "string";
   });
 }

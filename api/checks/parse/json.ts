@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 
 export type JsonParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -31,7 +31,10 @@ export function jsonEqual(left: unknown, right: unknown): boolean {
   }
   if (isRecord(left) && isRecord(right)) {
     const leftKeys = Object.keys(left);
-    return leftKeys.length === Object.keys(right).length && leftKeys.every((key) => key in right && jsonEqual(left[key], right[key]));
+    return (
+      leftKeys.length === Object.keys(right).length &&
+      leftKeys.every((key) => key in right && jsonEqual(left[key], right[key]))
+    );
   }
   return Object.is(left, right);
 }

@@ -44,21 +44,40 @@ export function parseLinkHeader(value: string | undefined, base: string): Header
       const separator = raw.indexOf("=");
       if (separator === -1) continue;
       const name = raw.slice(0, separator).trim().toLowerCase();
-      const paramValue = raw.slice(separator + 1).trim().replace(/^"(.*)"$/s, "$1");
+      const paramValue = raw
+        .slice(separator + 1)
+        .trim()
+        .replace(/^"(.*)"$/s, "$1");
       if (name !== "" && !(name in params)) params[name] = paramValue;
     }
-    const rels = (params["rel"] ?? "").toLowerCase().split(/\s+/).filter((rel) => rel !== "");
-    links.push({ href, rels, type: params["type"]?.toLowerCase() ?? null, params });
+    const rels = (params.rel ?? "")
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((rel) => rel !== "");
+    links.push({ href, rels, type: params.type?.toLowerCase() ?? null, params });
   }
   return links;
 }
 
 /** Link relations agents use to find machine-readable surfaces (RFC 8631, RFC 9727, ARD, llms.txt conventions). */
 export const AGENT_LINK_RELATIONS: ReadonlySet<string> = new Set([
-  "api-catalog", "service-desc", "service-doc", "service-meta", "status", "describedby", "llms.txt", "llms-full.txt", "ai-catalog", "ard", "markdown",
+  "api-catalog",
+  "service-desc",
+  "service-doc",
+  "service-meta",
+  "status",
+  "describedby",
+  "llms.txt",
+  "llms-full.txt",
+  "ai-catalog",
+  "ard",
+  "markdown",
 ]);
 
 /** An agent-useful link: one of the relations above, or a Markdown alternate. */
 export function isAgentLink(link: Pick<HeaderLink, "rels" | "type">): boolean {
-  return link.rels.some((rel) => AGENT_LINK_RELATIONS.has(rel)) || (link.rels.includes("alternate") && /^text\/(x-)?markdown/.test(link.type ?? ""));
+  return (
+    link.rels.some((rel) => AGENT_LINK_RELATIONS.has(rel)) ||
+    (link.rels.includes("alternate") && /^text\/(x-)?markdown/.test(link.type ?? ""))
+  );
 }

@@ -21,7 +21,15 @@ export interface LlmsTxt {
 const LINK_PATTERN = /\[([^[\]\n]+)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"\n)]*")?\s*\)/g;
 
 export function parseLlmsTxt(text: string): LlmsTxt {
-  const result: LlmsTxt = { title: null, h1Count: 0, startsWithH1: false, hasSummary: false, sections: [], links: [], chars: text.length };
+  const result: LlmsTxt = {
+    title: null,
+    h1Count: 0,
+    startsWithH1: false,
+    hasSummary: false,
+    sections: [],
+    links: [],
+    chars: text.length,
+  };
   let seenContent = false;
   let inFence = false;
   let section: string | null = null;

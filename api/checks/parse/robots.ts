@@ -46,7 +46,8 @@ export function parseRobots(text: string): Robots {
     }
     previousWasAgent = false;
     if (key === "sitemap") robots.sitemaps.push(value);
-    else if (key === "content-signal") (group === null ? robots.orphanContentSignals : group.contentSignals).push(value);
+    else if (key === "content-signal")
+      (group === null ? robots.orphanContentSignals : group.contentSignals).push(value);
     else if ((key === "allow" || key === "disallow") && group !== null && value !== "") {
       group.rules.push({ allow: key === "allow", path: value });
     }
@@ -72,7 +73,8 @@ export function isAllowed(robots: Robots, token: string, path: string): boolean 
   for (const group of groupsFor(robots, token)) {
     for (const rule of group.rules) {
       if (!pathMatches(rule.path, path)) continue;
-      if (best === null || rule.path.length > best.path.length || (rule.path.length === best.path.length && rule.allow)) best = rule;
+      if (best === null || rule.path.length > best.path.length || (rule.path.length === best.path.length && rule.allow))
+        best = rule;
     }
   }
   return best === null || best.allow;

@@ -10,7 +10,8 @@ export function parseSecurityTxt(text: string): Array<{ name: string; value: str
       inSignature = false;
       continue;
     }
-    if (inSignature || line === "" || line.startsWith("#") || line.startsWith("-----") || /^Hash:/i.test(line)) continue;
+    if (inSignature || line === "" || line.startsWith("#") || line.startsWith("-----") || /^Hash:/i.test(line))
+      continue;
     const separator = line.indexOf(":");
     if (separator <= 0) continue;
     fields.push({ name: line.slice(0, separator).trim().toLowerCase(), value: line.slice(separator + 1).trim() });

@@ -11,9 +11,12 @@ const SITEMAP_NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9";
 export function parseSitemap(xml: string): SitemapParseResult {
   const balance = checkTagBalance(xml);
   if (balance !== null) return { ok: false, error: balance };
-  const root = /^\s*(?:<\?xml[^<>]*\?>\s*)?(?:<!--(?:[^-]|-(?!->))*-->\s*)*<(urlset|sitemapindex)\b([^<>]*)>/.exec(xml.replace(/^\uFEFF/, ""));
+  const root = /^\s*(?:<\?xml[^<>]*\?>\s*)?(?:<!--(?:[^-]|-(?!->))*-->\s*)*<(urlset|sitemapindex)\b([^<>]*)>/.exec(
+    xml.replace(/^\uFEFF/, ""),
+  );
   if (root === null) return { ok: false, error: "the root element is neither <urlset> nor <sitemapindex>" };
-  if (!(root[2] ?? "").includes(SITEMAP_NAMESPACE)) return { ok: false, error: `the root element lacks the ${SITEMAP_NAMESPACE} namespace` };
+  if (!(root[2] ?? "").includes(SITEMAP_NAMESPACE))
+    return { ok: false, error: `the root element lacks the ${SITEMAP_NAMESPACE} namespace` };
   const kind = root[1] === "urlset" ? "urlset" : "sitemapindex";
   const entries: Sitemap["entries"] = [];
   for (const body of elementBodies(xml, kind === "urlset" ? "url" : "sitemap")) {
@@ -39,7 +42,12 @@ function elementBodies(xml: string, name: string): string[] {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 /** Removes every `open … close` span in one forward pass. */

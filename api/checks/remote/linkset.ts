@@ -23,16 +23,17 @@ export interface Linkset {
 /** Reads `{"linkset": [...]}` (RFC 9264 §4.2), resolving hrefs against the document URL and noting shape errors. */
 export function parseLinkset(value: unknown, documentUrl: string): Linkset {
   const issues: string[] = [];
-  if (!isRecord(value) || !Array.isArray(value["linkset"])) return { contexts: [], issues: ['the body is not {"linkset": [...]}'] };
+  if (!isRecord(value) || !Array.isArray(value.linkset))
+    return { contexts: [], issues: ['the body is not {"linkset": [...]}'] };
   const extra = Object.keys(value).filter((key) => key !== "linkset");
   if (extra.length > 0) issues.push(`unexpected top-level member(s): ${extra.join(", ")}`);
   const contexts: LinkContext[] = [];
-  value["linkset"].forEach((raw: unknown, index: number) => {
+  value.linkset.forEach((raw: unknown, index: number) => {
     if (!isRecord(raw)) {
       issues.push(`linkset[${index}] is not an object`);
       return;
     }
-    const anchor = typeof raw["anchor"] === "string" ? raw["anchor"] : null;
+    const anchor = typeof raw.anchor === "string" ? raw.anchor : null;
     if (anchor === null) issues.push(`linkset[${index}] has no anchor`);
     else if (!URL.canParse(anchor)) issues.push(`linkset[${index}].anchor "${anchor}" is not an absolute URI`);
     const relations: LinkContext["relations"] = [];
@@ -46,7 +47,9 @@ export function parseLinkset(value: unknown, documentUrl: string): Linkset {
       targets.forEach((target: unknown, targetIndex: number) => {
         const parsed = LinkTargetSchema.safeParse(target);
         if (!parsed.success) {
-          issues.push(`linkset[${index}].${rel}[${targetIndex}]: ${parsed.error.issues[0]?.message ?? "invalid"} (${parsed.error.issues[0]?.path.join(".") ?? ""})`);
+          issues.push(
+            `linkset[${index}].${rel}[${targetIndex}]: ${parsed.error.issues[0]?.message ?? "invalid"} (${parsed.error.issues[0]?.path.join(".") ?? ""})`,
+          );
           return;
         }
         try {
@@ -62,8 +65,13 @@ export function parseLinkset(value: unknown, documentUrl: string): Linkset {
   return { contexts, issues };
 }
 
-export function linksetTargets(linkset: Linkset, rel: string): Array<LinkTarget & { resolved: string; anchor: string | null }> {
+export function linksetTargets(
+  linkset: Linkset,
+  rel: string,
+): Array<LinkTarget & { resolved: string; anchor: string | null }> {
   return linkset.contexts.flatMap((context) =>
-    context.relations.filter((relation) => relation.rel === rel).flatMap((relation) => relation.targets.map((target) => ({ ...target, anchor: context.anchor }))),
+    context.relations
+      .filter((relation) => relation.rel === rel)
+      .flatMap((relation) => relation.targets.map((target) => ({ ...target, anchor: context.anchor }))),
   );
 }

@@ -9,8 +9,16 @@ const VERSION_RANGE = /[\^~<>=*|\s]|(^|\.)x(\.|$)|latest/i;
 /** modelcontextprotocol/experimental-ext-server-card schema.ts (v1); the object stays open for hybrid cards. */
 export const McpCardV1Schema = z.object({
   $schema: z.literal(MCP_CARD_SCHEMA_URL, { error: `must be exactly ${MCP_CARD_SCHEMA_URL}` }),
-  name: z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, "must be reverse-DNS with one slash, e.g. com.example/server"),
-  version: z.string().min(1).max(255).refine((version) => !VERSION_RANGE.test(version), "must be one version, not a range"),
+  name: z
+    .string()
+    .min(3)
+    .max(200)
+    .regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, "must be reverse-DNS with one slash, e.g. com.example/server"),
+  version: z
+    .string()
+    .min(1)
+    .max(255)
+    .refine((version) => !VERSION_RANGE.test(version), "must be one version, not a range"),
   description: z.string().min(1).max(100),
   title: z.string().max(100).optional(),
   remotes: z
@@ -40,12 +48,12 @@ export interface McpCardIdentity {
 
 export function cardIdentity(card: unknown): McpCardIdentity {
   if (!isRecord(card)) return { name: null, version: null, runtimeName: null };
-  const serverInfo = isRecord(card["serverInfo"]) ? card["serverInfo"] : {};
+  const serverInfo = isRecord(card.serverInfo) ? card.serverInfo : {};
   const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
   return {
-    name: text(card["name"]) ?? text(serverInfo["name"]),
-    version: text(card["version"]) ?? text(serverInfo["version"]),
-    runtimeName: text(serverInfo["name"]),
+    name: text(card.name) ?? text(serverInfo.name),
+    version: text(card.version) ?? text(serverInfo.version),
+    runtimeName: text(serverInfo.name),
   };
 }
 
@@ -53,19 +61,17 @@ export function cardIdentity(card: unknown): McpCardIdentity {
 export function cardEndpoints(card: unknown, base: string): string[] {
   if (!isRecord(card)) return [];
   const raw: unknown[] = [];
-  if (Array.isArray(card["remotes"])) {
-    for (const remote of card["remotes"]) if (isRecord(remote) && remote["type"] !== "sse") raw.push(remote["url"]);
+  if (Array.isArray(card.remotes)) {
+    for (const remote of card.remotes) if (isRecord(remote) && remote.type !== "sse") raw.push(remote.url);
   }
-  raw.push(card["endpoint"], card["url"]);
-  if (isRecord(card["transport"])) raw.push(card["transport"]["url"], card["transport"]["endpoint"]);
+  raw.push(card.endpoint, card.url);
+  if (isRecord(card.transport)) raw.push(card.transport.url, card.transport.endpoint);
   const endpoints = new Set<string>();
   for (const value of raw) {
     if (typeof value !== "string" || value.includes("{")) continue;
     try {
       endpoints.add(new URL(value, base).href);
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return [...endpoints];
 }

@@ -26,16 +26,25 @@ export const aiBotPolicy = defineCheck({
   category: "bot-policy",
   severity: "medium",
   profiles: "all",
-  remediation: "State your policy for AI crawlers explicitly (named groups or a wildcard group), and never block user-triggered agents, /llms.txt or /.well-known/ while you publish agent surfaces.",
-  prompt: "Review our robots.txt: keep a `User-agent: *` group, add explicit groups for GPTBot, ClaudeBot, Google-Extended, OAI-SearchBot, PerplexityBot, ChatGPT-User and Claude-User reflecting our policy, and make sure /llms.txt and /.well-known/ are allowed for all of them.",
+  remediation:
+    "State your policy for AI crawlers explicitly (named groups or a wildcard group), and never block user-triggered agents, /llms.txt or /.well-known/ while you publish agent surfaces.",
+  prompt:
+    "Review our robots.txt: keep a `User-agent: *` group, add explicit groups for GPTBot, ClaudeBot, Google-Extended, OAI-SearchBot, PerplexityBot, ChatGPT-User and Claude-User reflecting our policy, and make sure /llms.txt and /.well-known/ are allowed for all of them.",
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9309", "https://github.com/ai-robots-txt/ai.robots.txt"],
   async run(context) {
     const { document, robots } = await loadRobots(context);
     if (robots === null) {
-      if (document.state === "broken") return fail(`robots.txt answers ${document.response.status}; crawlers treat that as "disallow everything" (RFC 9309 §2.3.1.4)`);
-      return warn(`${describeState(document, "robots.txt")}; no AI policy is stated (everything is allowed by default)`);
+      if (document.state === "broken")
+        return fail(
+          `robots.txt answers ${document.response.status}; crawlers treat that as "disallow everything" (RFC 9309 §2.3.1.4)`,
+        );
+      return warn(
+        `${describeState(document, "robots.txt")}; no AI policy is stated (everything is allowed by default)`,
+      );
     }
-    const matrix = Object.entries(AI_AGENTS).map(([kind, agents]) => `${kind} ${allowedCount(robots, agents, "/")}/${agents.length}`);
+    const matrix = Object.entries(AI_AGENTS).map(
+      ([kind, agents]) => `${kind} ${allowedCount(robots, agents, "/")}/${agents.length}`,
+    );
     const contradictions: string[] = [];
     const userAgents = AI_AGENTS["user-fetch"];
     if (advertisesAgentSurfaces(context.facts.signals) && allowedCount(robots, userAgents, "/") < userAgents.length) {
@@ -43,13 +52,21 @@ export const aiBotPolicy = defineCheck({
     }
     for (const path of ["/llms.txt", "/.well-known/api-catalog"]) {
       const blocked = ["*", ...userAgents].filter((agent) => !isAllowed(robots, agent, path));
-      if (blocked.length > 0) contradictions.push(`${path.startsWith("/.well-known") ? "/.well-known/" : path} is disallowed for ${blocked.join(", ")}`);
+      if (blocked.length > 0)
+        contradictions.push(
+          `${path.startsWith("/.well-known") ? "/.well-known/" : path} is disallowed for ${blocked.join(", ")}`,
+        );
     }
     if (contradictions.length > 0) return fail(listProblems(contradictions));
-    const named = Object.values(AI_AGENTS).flat().filter((agent) => namesAgent(robots, agent));
+    const named = Object.values(AI_AGENTS)
+      .flat()
+      .filter((agent) => namesAgent(robots, agent));
     const wildcard = robots.groups.some((group) => group.agents.includes("*"));
-    if (named.length === 0 && !wildcard) return warn(`no wildcard group and no AI bot named; allowed at /: ${matrix.join(", ")}`);
-    return pass(`${named.length > 0 ? `${named.length} AI bot(s) named` : "wildcard policy"}; allowed at /: ${matrix.join(", ")}`);
+    if (named.length === 0 && !wildcard)
+      return warn(`no wildcard group and no AI bot named; allowed at /: ${matrix.join(", ")}`);
+    return pass(
+      `${named.length > 0 ? `${named.length} AI bot(s) named` : "wildcard policy"}; allowed at /: ${matrix.join(", ")}`,
+    );
   },
 });
 
@@ -61,8 +78,10 @@ export const contentSignals = defineCheck({
   category: "bot-policy",
   severity: "medium",
   profiles: ["content"],
-  remediation: "Add a Content-Signal line (search, ai-input, ai-train, each yes or no) inside a User-agent group of robots.txt.",
-  prompt: "Add to the `User-agent: *` group of our robots.txt a line such as `Content-Signal: search=yes, ai-input=yes, ai-train=no` reflecting our policy (all three keys, values yes/no).",
+  remediation:
+    "Add a Content-Signal line (search, ai-input, ai-train, each yes or no) inside a User-agent group of robots.txt.",
+  prompt:
+    "Add to the `User-agent: *` group of our robots.txt a line such as `Content-Signal: search=yes, ai-input=yes, ai-train=no` reflecting our policy (all three keys, values yes/no).",
   specUrls: ["https://contentsignals.org", "https://datatracker.ietf.org/doc/draft-romm-aipref-contentsignals/"],
   async run(context) {
     const { document, robots } = await loadRobots(context);
@@ -81,14 +100,19 @@ export const contentSignals = defineCheck({
     }
     if (invalid.length > 0) return fail(`invalid Content-Signal entries: ${listProblems(invalid)}`);
     if (grouped.length === 0) return warn("Content-Signal appears only outside a User-agent group");
-    if (keys.size < SIGNAL_KEYS.size) return warn(`Content-Signal sets only ${[...keys].join(", ")}; missing ${[...SIGNAL_KEYS].filter((key) => !keys.has(key)).join(", ")}`);
+    if (keys.size < SIGNAL_KEYS.size)
+      return warn(
+        `Content-Signal sets only ${[...keys].join(", ")}; missing ${[...SIGNAL_KEYS].filter((key) => !keys.has(key)).join(", ")}`,
+      );
     return pass(`Content-Signal sets search, ai-input and ai-train (${all[0] ?? ""})`);
   },
 });
 
 /** RFC 7638 thumbprint of an Ed25519 OKP key: SHA-256 over the required members in lexicographic order. */
 function okpThumbprint(x: string): string {
-  return createHash("sha256").update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x })).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
+    .digest("base64url");
 }
 
 export const webBotAuth = defineCheck({
@@ -97,12 +121,18 @@ export const webBotAuth = defineCheck({
   category: "bot-policy",
   severity: "info",
   profiles: ["agent"],
-  remediation: "If your agents sign requests, publish their Ed25519 keys at /.well-known/http-message-signatures-directory as a JWKS with the directory media type, kid = JWK thumbprint.",
-  prompt: "Publish /.well-known/http-message-signatures-directory with Content-Type application/http-message-signatures-directory+json: {\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":…,\"kid\":<RFC 7638 thumbprint>,\"nbf\":…,\"exp\":…}]}.",
-  specUrls: ["https://datatracker.ietf.org/doc/draft-meunier-web-bot-auth-architecture/", "https://www.rfc-editor.org/rfc/rfc7638"],
+  remediation:
+    "If your agents sign requests, publish their Ed25519 keys at /.well-known/http-message-signatures-directory as a JWKS with the directory media type, kid = JWK thumbprint.",
+  prompt:
+    'Publish /.well-known/http-message-signatures-directory with Content-Type application/http-message-signatures-directory+json: {"keys":[{"kty":"OKP","crv":"Ed25519","x":…,"kid":<RFC 7638 thumbprint>,"nbf":…,"exp":…}]}.',
+  specUrls: [
+    "https://datatracker.ietf.org/doc/draft-meunier-web-bot-auth-architecture/",
+    "https://www.rfc-editor.org/rfc/rfc7638",
+  ],
   async run(context) {
     const document = await loadWebBotAuthDirectory(context);
-    if (document.state === "missing") return notApplicable("no key directory (only needed if the site operates a signing agent)");
+    if (document.state === "missing")
+      return notApplicable("no key directory (only needed if the site operates a signing agent)");
     if (document.state !== "found" || document.json === null) return fail(describeState(document, "the key directory"));
     if (!document.json.ok) return fail(`the key directory is not JSON: ${document.json.error}`);
     const parsed = WebBotAuthDirectorySchema.safeParse(document.json.value);
@@ -111,8 +141,10 @@ export const webBotAuth = defineCheck({
     const expired = parsed.data.keys.filter((key) => key.exp !== undefined && key.exp < nowSeconds);
     if (expired.length === parsed.data.keys.length) return fail("every key in the directory has expired");
     const cautions: string[] = [];
-    if (mediaTypeOf(document.response) !== WEB_BOT_AUTH_MEDIA_TYPE) cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}, not ${WEB_BOT_AUTH_MEDIA_TYPE}`);
-    if (parsed.data.keys.some((key) => key.kid !== undefined && key.kid !== okpThumbprint(key.x))) cautions.push("a kid is not the key's JWK thumbprint");
+    if (mediaTypeOf(document.response) !== WEB_BOT_AUTH_MEDIA_TYPE)
+      cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}, not ${WEB_BOT_AUTH_MEDIA_TYPE}`);
+    if (parsed.data.keys.some((key) => key.kid !== undefined && key.kid !== okpThumbprint(key.x)))
+      cautions.push("a kid is not the key's JWK thumbprint");
     if (expired.length > 0) cautions.push(`${expired.length} expired key(s) still listed`);
     if (cautions.length > 0) return warn(listProblems(cautions));
     return pass(`${parsed.data.keys.length} valid Ed25519 key(s)`);

@@ -1,4 +1,13 @@
-import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass, warn, type CheckContext } from "../check-types.ts";
+import {
+  type CheckContext,
+  defineCheck,
+  fail,
+  isSecureOrLocal,
+  listProblems,
+  notApplicable,
+  pass,
+  warn,
+} from "../check-types.ts";
 import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../documents/agent-docs.ts";
 import { describeState } from "../documents/document.ts";
 import { findOpenApi } from "../documents/openapi.ts";
@@ -10,7 +19,11 @@ import { AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema } fr
 async function readProtectedResource(context: CheckContext) {
   const document = await loadProtectedResourceMetadata(context);
   const parsed = document.json?.ok === true ? ProtectedResourceMetadataSchema.safeParse(document.json.value) : null;
-  return { document, metadata: parsed?.success === true ? parsed.data : null, issues: parsed?.success === false ? describeIssues(parsed.error) : null };
+  return {
+    document,
+    metadata: parsed?.success === true ? parsed.data : null,
+    issues: parsed?.success === false ? describeIssues(parsed.error) : null,
+  };
 }
 
 /** Auth metadata is only demanded when something on the site says the API uses OAuth. */
@@ -25,14 +38,18 @@ export const protectedResource = defineCheck({
   category: "capabilities",
   severity: "medium",
   profiles: ["api"],
-  remediation: "If the API uses OAuth, serve /.well-known/oauth-protected-resource with `resource` (this origin) and `authorization_servers`, and put resource_metadata in 401 challenges.",
-  prompt: "Serve /.well-known/oauth-protected-resource as JSON: {\"resource\":\"https://<our origin>\",\"authorization_servers\":[\"https://<issuer>\"],\"scopes_supported\":[…],\"bearer_methods_supported\":[\"header\"]}, and make 401 responses send WWW-Authenticate: Bearer resource_metadata=\"https://<origin>/.well-known/oauth-protected-resource\".",
+  remediation:
+    "If the API uses OAuth, serve /.well-known/oauth-protected-resource with `resource` (this origin) and `authorization_servers`, and put resource_metadata in 401 challenges.",
+  prompt:
+    'Serve /.well-known/oauth-protected-resource as JSON: {"resource":"https://<our origin>","authorization_servers":["https://<issuer>"],"scopes_supported":[…],"bearer_methods_supported":["header"]}, and make 401 responses send WWW-Authenticate: Bearer resource_metadata="https://<origin>/.well-known/oauth-protected-resource".',
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9728"],
   async run(context) {
     const { document, metadata, issues } = await readProtectedResource(context);
     if (document.state === "missing") {
       const required = await oauthRequiredBy(context);
-      return required === null ? notApplicable("no protected-resource metadata, and nothing on the site requires it") : fail(`${required}, but /.well-known/oauth-protected-resource is missing`);
+      return required === null
+        ? notApplicable("no protected-resource metadata, and nothing on the site requires it")
+        : fail(`${required}, but /.well-known/oauth-protected-resource is missing`);
     }
     if (document.state !== "found") return fail(describeState(document, "the protected-resource metadata"));
     if (metadata === null) return fail(`the protected-resource metadata is invalid: ${issues ?? "not JSON"}`);
@@ -42,7 +59,11 @@ export const protectedResource = defineCheck({
     const servers = metadata.authorization_servers ?? [];
     const insecure = servers.filter((server) => !URL.canParse(server) || !isSecureOrLocal(context, new URL(server)));
     if (insecure.length > 0) return fail(`authorization server(s) are not absolute https URLs: ${insecure.join(", ")}`);
-    return pass(servers.length === 0 ? "metadata says no authorization server is needed" : `resource ${metadata.resource}, ${servers.length} authorization server(s)`);
+    return pass(
+      servers.length === 0
+        ? "metadata says no authorization server is needed"
+        : `resource ${metadata.resource}, ${servers.length} authorization server(s)`,
+    );
   },
 });
 
@@ -52,32 +73,47 @@ export const authorizationServer = defineCheck({
   category: "capabilities",
   severity: "medium",
   profiles: ["api"],
-  remediation: "If the API uses OAuth, serve RFC 8414 metadata whose issuer equals the URL it is fetched from, with https endpoints, S256 PKCE and a jwks_uri that resolves.",
-  prompt: "Serve /.well-known/oauth-authorization-server (RFC 8414) with issuer exactly equal to our issuer URL, https authorization_endpoint and token_endpoint, code_challenge_methods_supported including \"S256\", and a jwks_uri that answers 200.",
+  remediation:
+    "If the API uses OAuth, serve RFC 8414 metadata whose issuer equals the URL it is fetched from, with https endpoints, S256 PKCE and a jwks_uri that resolves.",
+  prompt:
+    'Serve /.well-known/oauth-authorization-server (RFC 8414) with issuer exactly equal to our issuer URL, https authorization_endpoint and token_endpoint, code_challenge_methods_supported including "S256", and a jwks_uri that answers 200.',
   specUrls: ["https://www.rfc-editor.org/rfc/rfc8414", "https://openid.net/specs/openid-connect-discovery-1_0.html"],
   async run(context) {
     const { metadata: resource } = await readProtectedResource(context);
-    const required = (resource?.authorization_servers?.length ?? 0) > 0 ? "the protected-resource metadata names an authorization server" : await oauthRequiredBy(context);
+    const required =
+      (resource?.authorization_servers?.length ?? 0) > 0
+        ? "the protected-resource metadata names an authorization server"
+        : await oauthRequiredBy(context);
     // Nothing points at an authorization server, so there is nothing to look up (and no request is spent on it).
-    if (required === null) return notApplicable("nothing on the site uses OAuth (no authorization server in protected-resource metadata, no OAuth scheme in OpenAPI)");
+    if (required === null)
+      return notApplicable(
+        "nothing on the site uses OAuth (no authorization server in protected-resource metadata, no OAuth scheme in OpenAPI)",
+      );
     const issuer = resource?.authorization_servers?.[0] ?? context.target.origin;
     const document = await loadAuthorizationServerMetadata(context, issuer);
     if (document.state === "missing") return fail(`${required}, but its metadata is missing (${document.url})`);
-    if (document.state !== "found" || document.json === null) return fail(describeState(document, "the authorization-server metadata"));
+    if (document.state !== "found" || document.json === null)
+      return fail(describeState(document, "the authorization-server metadata"));
     const parsed = document.json.ok ? AuthorizationServerMetadataSchema.safeParse(document.json.value) : null;
-    if (parsed === null || !parsed.success) return fail(`the authorization-server metadata is invalid: ${parsed === null ? "not JSON" : describeIssues(parsed.error)}`);
+    if (parsed === null || !parsed.success)
+      return fail(
+        `the authorization-server metadata is invalid: ${parsed === null ? "not JSON" : describeIssues(parsed.error)}`,
+      );
     const metadata = parsed.data;
     const errors: string[] = [];
-    if (metadata.issuer.replace(/\/+$/, "") !== issuer.replace(/\/+$/, "")) errors.push(`issuer "${metadata.issuer}" differs from ${issuer} (RFC 8414 §3.3)`);
+    if (metadata.issuer.replace(/\/+$/, "") !== issuer.replace(/\/+$/, ""))
+      errors.push(`issuer "${metadata.issuer}" differs from ${issuer} (RFC 8414 §3.3)`);
     for (const endpoint of [metadata.authorization_endpoint, metadata.token_endpoint]) {
-      if (endpoint !== undefined && (!URL.canParse(endpoint) || !isSecureOrLocal(context, new URL(endpoint)))) errors.push(`${endpoint} is not an https URL`);
+      if (endpoint !== undefined && (!URL.canParse(endpoint) || !isSecureOrLocal(context, new URL(endpoint))))
+        errors.push(`${endpoint} is not an https URL`);
     }
     if (metadata.jwks_uri !== undefined) {
       const jwks = await context.trail.resolve(metadata.jwks_uri);
       if (!isSuccess(jwks)) errors.push(`jwks_uri answers ${jwks.status}`);
     }
     if (errors.length > 0) return fail(listProblems(errors));
-    if (!(metadata.code_challenge_methods_supported ?? []).includes("S256")) return warn("code_challenge_methods_supported does not include S256 (MCP clients need PKCE)");
+    if (!(metadata.code_challenge_methods_supported ?? []).includes("S256"))
+      return warn("code_challenge_methods_supported does not include S256 (MCP clients need PKCE)");
     return pass(`issuer ${metadata.issuer} with S256 PKCE`);
   },
 });

@@ -1,7 +1,16 @@
-import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass, warn, type CheckContext } from "../check-types.ts";
+import {
+  type CheckContext,
+  defineCheck,
+  fail,
+  isSecureOrLocal,
+  listProblems,
+  notApplicable,
+  pass,
+  warn,
+} from "../check-types.ts";
 import { loadA2aCard } from "../documents/agent-docs.ts";
 import { describeState } from "../documents/document.ts";
-import { ACCEPT_MCP_CARD, foundCards, loadMcpCards, type LoadedMcpCard } from "../documents/mcp.ts";
+import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards } from "../documents/mcp.ts";
 import { probeMcpEndpoint } from "../mcp-probe.ts";
 import { describeIssues, isRecord } from "../parse/json.ts";
 import { isJsonMediaType, mediaTypeOf } from "../parse/media-type.ts";
@@ -11,17 +20,25 @@ import { cardEndpoints, cardIdentity, McpCardV1Schema } from "../remote/mcp-card
 const CARD_SPEC = "https://github.com/modelcontextprotocol/experimental-ext-server-card";
 
 /** CORS is a MUST for cards; Cache-Control and ETag/304 are SHOULDs (experimental-ext-server-card, HTTP section). */
-async function deliveryProblems(context: CheckContext, card: LoadedMcpCard): Promise<{ errors: string[]; cautions: string[] }> {
+async function deliveryProblems(
+  context: CheckContext,
+  card: LoadedMcpCard,
+): Promise<{ errors: string[]; cautions: string[] }> {
   const { response } = card.document;
   const errors: string[] = [];
   const cautions: string[] = [];
-  if (response.headers["access-control-allow-origin"] !== "*") errors.push("the card is served without Access-Control-Allow-Origin: *");
+  if (response.headers["access-control-allow-origin"] !== "*")
+    errors.push("the card is served without Access-Control-Allow-Origin: *");
   if (response.headers["cache-control"] === undefined) cautions.push("no Cache-Control on the card");
-  const etag = response.headers["etag"];
+  const etag = response.headers.etag;
   if (etag === undefined) cautions.push("no ETag on the card");
   else {
-    const revalidated = await context.trail.get(response.requestUrl, { accept: ACCEPT_MCP_CARD, "if-none-match": etag });
-    if (revalidated.status !== 304) cautions.push(`If-None-Match with the card's ETag answers ${revalidated.status}, not 304`);
+    const revalidated = await context.trail.get(response.requestUrl, {
+      accept: ACCEPT_MCP_CARD,
+      "if-none-match": etag,
+    });
+    if (revalidated.status !== 304)
+      cautions.push(`If-None-Match with the card's ETag answers ${revalidated.status}, not 304`);
   }
   return { errors, cautions };
 }
@@ -32,22 +49,31 @@ export const mcpCard = defineCheck({
   category: "capabilities",
   severity: "medium",
   profiles: ["agent"],
-  remediation: "Publish a v1 server card ($schema exact, reverse-DNS name, version, description ≤ 100 chars, remotes[].url over https) at <mcp-url>/server-card, list it in the AI catalog, alias it at /.well-known/mcp/server-card.json and /.well-known/mcp.json, with CORS *, Cache-Control and an ETag.",
-  prompt: "Publish our MCP server card at <mcp endpoint>/server-card with {\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"name\":\"com.example/server\",\"version\":\"1.0.0\",\"description\":\"≤100 chars\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://…/mcp\"}]} plus legacy serverInfo{name,version} and endpoint; serve the same bytes at /.well-known/mcp/server-card.json and /.well-known/mcp.json with Access-Control-Allow-Origin: *, Cache-Control: public, max-age=3600 and an ETag honoured by If-None-Match.",
+  remediation:
+    "Publish a v1 server card ($schema exact, reverse-DNS name, version, description ≤ 100 chars, remotes[].url over https) at <mcp-url>/server-card, list it in the AI catalog, alias it at /.well-known/mcp/server-card.json and /.well-known/mcp.json, with CORS *, Cache-Control and an ETag.",
+  prompt:
+    'Publish our MCP server card at <mcp endpoint>/server-card with {"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json","name":"com.example/server","version":"1.0.0","description":"≤100 chars","remotes":[{"type":"streamable-http","url":"https://…/mcp"}]} plus legacy serverInfo{name,version} and endpoint; serve the same bytes at /.well-known/mcp/server-card.json and /.well-known/mcp.json with Access-Control-Allow-Origin: *, Cache-Control: public, max-age=3600 and an ETag honoured by If-None-Match.',
   specUrls: [CARD_SPEC, "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2127"],
   async run(context) {
     const cards = await loadMcpCards(context);
     const present = cards.filter((card) => card.document.state !== "missing");
-    if (present.length === 0) return fail(`no MCP server card at ${cards.map((card) => new URL(card.url).pathname).join(", ")}`);
-    const errors = present.filter((card) => card.document.state !== "found" || card.card === null).map((card) => describeState(card.document, new URL(card.url).pathname));
+    if (present.length === 0)
+      return fail(`no MCP server card at ${cards.map((card) => new URL(card.url).pathname).join(", ")}`);
+    const errors = present
+      .filter((card) => card.document.state !== "found" || card.card === null)
+      .map((card) => describeState(card.document, new URL(card.url).pathname));
     const found = foundCards(cards);
     const best = found[0];
     if (best === undefined) return fail(listProblems(errors));
     if (best.shape === "invalid") {
       const issues = McpCardV1Schema.safeParse(best.card);
-      return fail(`the card at ${new URL(best.url).pathname} is neither a v1 nor a legacy card: ${issues.success ? "" : describeIssues(issues.error)}`);
+      return fail(
+        `the card at ${new URL(best.url).pathname} is neither a v1 nor a legacy card: ${issues.success ? "" : describeIssues(issues.error)}`,
+      );
     }
-    const insecure = cardEndpoints(best.card, best.document.response.url).filter((endpoint) => !isSecureOrLocal(context, new URL(endpoint)));
+    const insecure = cardEndpoints(best.card, best.document.response.url).filter(
+      (endpoint) => !isSecureOrLocal(context, new URL(endpoint)),
+    );
     if (insecure.length > 0) errors.push(`remote URL(s) are not https: ${insecure.join(", ")}`);
     const delivery = await deliveryProblems(context, best);
     errors.push(...delivery.errors);
@@ -55,18 +81,27 @@ export const mcpCard = defineCheck({
     const cautions = [...delivery.cautions];
     if (identities.size > 1) cautions.push("the card copies disagree on name or version");
     if (errors.length > 0) return fail(listProblems(errors));
-    if (best.shape === "legacy") return warn(`outdated shape: only SEP-1649/legacy fields at ${new URL(best.url).pathname}; add the v1 fields ($schema, name, version, description, remotes)`);
+    if (best.shape === "legacy")
+      return warn(
+        `outdated shape: only SEP-1649/legacy fields at ${new URL(best.url).pathname}; add the v1 fields ($schema, name, version, description, remotes)`,
+      );
     if (cautions.length > 0) return warn(listProblems(cautions));
     const identity = cardIdentity(best.card);
-    return pass(`v1 card ${identity.name ?? ""} ${identity.version ?? ""} at ${found.length} location(s), with CORS, caching and ETag/304`);
+    return pass(
+      `v1 card ${identity.name ?? ""} ${identity.version ?? ""} at ${found.length} location(s), with CORS, caching and ETag/304`,
+    );
   },
 });
 
 function runtimeMatchesCard(card: unknown, runtime: { name: string; version: string }): string | null {
   const identity = cardIdentity(card);
-  const names = [identity.runtimeName, identity.name, identity.name?.split("/")[1] ?? null].filter((name): name is string => name !== null);
-  if (!names.includes(runtime.name)) return `the server calls itself "${runtime.name}", the card "${identity.runtimeName ?? identity.name ?? "?"}"`;
-  if (identity.version !== null && identity.version !== runtime.version) return `the server reports version ${runtime.version}, the card ${identity.version}`;
+  const names = [identity.runtimeName, identity.name, identity.name?.split("/")[1] ?? null].filter(
+    (name): name is string => name !== null,
+  );
+  if (!names.includes(runtime.name))
+    return `the server calls itself "${runtime.name}", the card "${identity.runtimeName ?? identity.name ?? "?"}"`;
+  if (identity.version !== null && identity.version !== runtime.version)
+    return `the server reports version ${runtime.version}, the card ${identity.version}`;
   return null;
 }
 
@@ -76,8 +111,10 @@ export const mcpLive = defineCheck({
   category: "capabilities",
   severity: "high",
   profiles: ["agent"],
-  remediation: "Make the card's remote URL a working Streamable HTTP MCP endpoint whose serverInfo name and version match the card, and whose tools all have descriptions and input schemas.",
-  prompt: "Make sure POST <mcp url> with an MCP initialize request answers with serverInfo {name, version} equal to our server card, accepts notifications/initialized (202), and that tools/list returns every tool with a description and an inputSchema. If auth is required, answer 401 with WWW-Authenticate: Bearer resource_metadata=\"…\".",
+  remediation:
+    "Make the card's remote URL a working Streamable HTTP MCP endpoint whose serverInfo name and version match the card, and whose tools all have descriptions and input schemas.",
+  prompt:
+    'Make sure POST <mcp url> with an MCP initialize request answers with serverInfo {name, version} equal to our server card, accepts notifications/initialized (202), and that tools/list returns every tool with a description and an inputSchema. If auth is required, answer 401 with WWW-Authenticate: Bearer resource_metadata="…".',
   specUrls: ["https://modelcontextprotocol.io/specification/2025-11-25/basic/transports", CARD_SPEC],
   async run(context) {
     const best = foundCards(await loadMcpCards(context)).find((card) => card.shape !== "invalid");
@@ -85,12 +122,15 @@ export const mcpLive = defineCheck({
     const endpoint = cardEndpoints(best.card, best.document.response.url)[0];
     if (endpoint === undefined) return notApplicable("the server card names no streamable-http endpoint");
     const probe = await probeMcpEndpoint(context, endpoint);
-    if (probe.status === "auth-required") return pass("the endpoint requires authorization and says where its resource metadata is");
+    if (probe.status === "auth-required")
+      return pass("the endpoint requires authorization and says where its resource metadata is");
     if (probe.status === "failed" || probe.serverInfo === null) return fail(listProblems(probe.problems));
     const drift = runtimeMatchesCard(best.card, probe.serverInfo);
     if (drift !== null) return fail(`card drift: ${drift}`);
     if (probe.cautions.length > 0) return warn(listProblems(probe.cautions));
-    return pass(`${probe.serverInfo.name} ${probe.serverInfo.version} (protocol ${probe.protocolVersion ?? "?"}) lists ${probe.tools} documented tool(s)`);
+    return pass(
+      `${probe.serverInfo.name} ${probe.serverInfo.version} (protocol ${probe.protocolVersion ?? "?"}) lists ${probe.tools} documented tool(s)`,
+    );
   },
 });
 
@@ -98,7 +138,9 @@ function secretMembers(value: unknown, path = ""): string[] {
   if (Array.isArray(value)) return value.flatMap((item, index) => secretMembers(item, `${path}[${index}]`));
   if (!isRecord(value)) return [];
   return Object.entries(value).flatMap(([key, member]) =>
-    SECRET_MEMBER_PATTERN.test(key) && typeof member === "string" && member !== "" ? [`${path}${path === "" ? "" : "."}${key}`] : secretMembers(member, `${path}${path === "" ? "" : "."}${key}`),
+    SECRET_MEMBER_PATTERN.test(key) && typeof member === "string" && member !== ""
+      ? [`${path}${path === "" ? "" : "."}${key}`]
+      : secretMembers(member, `${path}${path === "" ? "" : "."}${key}`),
   );
 }
 
@@ -108,25 +150,35 @@ export const a2aCard = defineCheck({
   category: "capabilities",
   severity: "medium",
   profiles: ["agent"],
-  remediation: "Only publish /.well-known/agent-card.json if an A2A endpoint exists; use the v1.0 fields (supportedInterfaces with https URLs, capabilities, input/output modes, skills) and no secrets.",
-  prompt: "Update our /.well-known/agent-card.json to A2A v1.0: name, description, version, supportedInterfaces[{url: https…, protocolBinding: \"JSONRPC\", protocolVersion: \"1.0\"}], capabilities, defaultInputModes, defaultOutputModes, skills[{id,name,description,tags}]; remove top-level url/preferredTransport and any credentials.",
+  remediation:
+    "Only publish /.well-known/agent-card.json if an A2A endpoint exists; use the v1.0 fields (supportedInterfaces with https URLs, capabilities, input/output modes, skills) and no secrets.",
+  prompt:
+    'Update our /.well-known/agent-card.json to A2A v1.0: name, description, version, supportedInterfaces[{url: https…, protocolBinding: "JSONRPC", protocolVersion: "1.0"}], capabilities, defaultInputModes, defaultOutputModes, skills[{id,name,description,tags}]; remove top-level url/preferredTransport and any credentials.',
   specUrls: ["https://a2a-protocol.org/latest/topics/agent-discovery/"],
   async run(context) {
     const document = await loadA2aCard(context);
-    if (document.state === "missing") return notApplicable("no A2A agent card (only needed if the site runs an A2A agent)");
+    if (document.state === "missing")
+      return notApplicable("no A2A agent card (only needed if the site runs an A2A agent)");
     if (document.state !== "found" || document.json === null) return fail(describeState(document, "the agent card"));
     if (!document.json.ok) return fail(`the agent card is not JSON: ${document.json.error}`);
     const secrets = secretMembers(document.json.value);
     if (secrets.length > 0) return fail(`the public card carries credentials: ${secrets.join(", ")}`);
     const cautions: string[] = [];
-    if (!isJsonMediaType(mediaTypeOf(document.response))) cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}`);
+    if (!isJsonMediaType(mediaTypeOf(document.response)))
+      cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}`);
     const v1 = A2aCardV1Schema.safeParse(document.json.value);
     if (v1.success) {
-      const insecure = v1.data.supportedInterfaces.filter((entry) => !URL.canParse(entry.url) || !isSecureOrLocal(context, new URL(entry.url)));
-      if (insecure.length > 0) return fail(`interface URL(s) are not absolute https: ${insecure.map((entry) => entry.url).join(", ")}`);
-      return cautions.length > 0 ? warn(listProblems(cautions)) : pass(`A2A v1.0 card "${v1.data.name}" with ${v1.data.skills.length} skill(s)`);
+      const insecure = v1.data.supportedInterfaces.filter(
+        (entry) => !URL.canParse(entry.url) || !isSecureOrLocal(context, new URL(entry.url)),
+      );
+      if (insecure.length > 0)
+        return fail(`interface URL(s) are not absolute https: ${insecure.map((entry) => entry.url).join(", ")}`);
+      return cautions.length > 0
+        ? warn(listProblems(cautions))
+        : pass(`A2A v1.0 card "${v1.data.name}" with ${v1.data.skills.length} skill(s)`);
     }
-    if (A2aCardLegacySchema.safeParse(document.json.value).success) return warn("outdated shape: an A2A v0.x card (top-level url); v1.0 uses supportedInterfaces");
+    if (A2aCardLegacySchema.safeParse(document.json.value).success)
+      return warn("outdated shape: an A2A v0.x card (top-level url); v1.0 uses supportedInterfaces");
     return fail(`the agent card is not valid A2A: ${describeIssues(v1.error)}`);
   },
 });

@@ -15,15 +15,22 @@ export const openApiFound = defineCheck({
   category: "capabilities",
   severity: "high",
   profiles: ["api"],
-  remediation: "Publish the API's OpenAPI 3.x description and point at it with Link rel=\"service-desc\" on / and from the api-catalog.",
-  prompt: "Publish our OpenAPI 3.1 description at /openapi.json (Content-Type application/vnd.oai.openapi+json) and advertise it with `Link: </openapi.json>; rel=\"service-desc\"` on the homepage and a service-desc entry in /.well-known/api-catalog.",
+  remediation:
+    'Publish the API\'s OpenAPI 3.x description and point at it with Link rel="service-desc" on / and from the api-catalog.',
+  prompt:
+    'Publish our OpenAPI 3.1 description at /openapi.json (Content-Type application/vnd.oai.openapi+json) and advertise it with `Link: </openapi.json>; rel="service-desc"` on the homepage and a service-desc entry in /.well-known/api-catalog.',
   specUrls: [OPENAPI_SPEC, "https://www.rfc-editor.org/rfc/rfc8631", "https://www.rfc-editor.org/rfc/rfc9727"],
   async run(context) {
     const discovery = await findOpenApi(context);
     if (discovery.spec !== null && discovery.document !== null) {
-      return pass(`OpenAPI ${String(discovery.spec["openapi"] ?? discovery.spec["swagger"])} at ${new URL(discovery.document.response.url).pathname}, found via ${discovery.source ?? "a common path"}`);
+      return pass(
+        `OpenAPI ${String(discovery.spec.openapi ?? discovery.spec.swagger)} at ${new URL(discovery.document.response.url).pathname}, found via ${discovery.source ?? "a common path"}`,
+      );
     }
-    const tried = discovery.attempts.map((attempt) => `${new URL(attempt.url).pathname} ${attempt.state === "fallback" ? "fallback page" : attempt.response.status}`);
+    const tried = discovery.attempts.map(
+      (attempt) =>
+        `${new URL(attempt.url).pathname} ${attempt.state === "fallback" ? "fallback page" : attempt.response.status}`,
+    );
     return fail(`no OpenAPI description found (tried ${listProblems(tried, 4)})`);
   },
 });
@@ -34,8 +41,10 @@ export const openApiValid = defineCheck({
   category: "capabilities",
   severity: "high",
   profiles: ["api"],
-  remediation: "Use OpenAPI 3.x with info, absolute https servers, a unique operationId and summary per operation, declared securitySchemes, documented 4xx/5xx responses (ideally problem+json) and no broken $ref.",
-  prompt: "Fix our OpenAPI description: give every operation a unique operationId and a summary, document at least one 4xx response per operation (application/problem+json), declare absolute https `servers`, declare every security scheme used under components.securitySchemes, and resolve every local $ref.",
+  remediation:
+    "Use OpenAPI 3.x with info, absolute https servers, a unique operationId and summary per operation, declared securitySchemes, documented 4xx/5xx responses (ideally problem+json) and no broken $ref.",
+  prompt:
+    "Fix our OpenAPI description: give every operation a unique operationId and a summary, document at least one 4xx response per operation (application/problem+json), declare absolute https `servers`, declare every security scheme used under components.securitySchemes, and resolve every local $ref.",
   specUrls: [OPENAPI_SPEC],
   async run(context) {
     const { spec } = await findOpenApi(context);
@@ -43,7 +52,9 @@ export const openApiValid = defineCheck({
     const lint = lintOpenApi(spec, (url) => isSecureOrLocal(context, url));
     if (lint.errors.length > 0) return fail(listProblems(lint.errors));
     if (lint.cautions.length > 0) return warn(listProblems(lint.cautions));
-    return pass(`${lint.operations} operation(s), all with operationIds and error responses; servers absolute; no broken $ref`);
+    return pass(
+      `${lint.operations} operation(s), all with operationIds and error responses; servers absolute; no broken $ref`,
+    );
   },
 });
 
@@ -53,15 +64,18 @@ export const agentsJson = defineCheck({
   category: "capabilities",
   severity: "info",
   profiles: ["api"],
-  remediation: "If you publish agents.json, follow one schema family (wild-card agents.json: agentsJson, info, sources, flows) and reference only OpenAPI documents and operationIds that exist.",
-  prompt: "Validate our agents.json against the wild-card-ai agents.json schema: agentsJson version, info{title,version,description}, sources[{id,path}] pointing at our live OpenAPI, and flows whose actions use operationIds that exist in it.",
+  remediation:
+    "If you publish agents.json, follow one schema family (wild-card agents.json: agentsJson, info, sources, flows) and reference only OpenAPI documents and operationIds that exist.",
+  prompt:
+    "Validate our agents.json against the wild-card-ai agents.json schema: agentsJson version, info{title,version,description}, sources[{id,path}] pointing at our live OpenAPI, and flows whose actions use operationIds that exist in it.",
   specUrls: ["https://github.com/wild-card-ai/agents-json"],
   async run(context) {
     const document = await loadAgentsJson(context);
     if (document.state === "missing") return notApplicable("no agents.json (optional)");
     if (document.state !== "found" || document.json === null) return fail(describeState(document, "agents.json"));
     if (!document.json.ok || !isRecord(document.json.value)) return fail("agents.json is not a JSON object");
-    if (!("agentsJson" in document.json.value)) return pass("agents.json found (not the wild-card schema family; not validated further)");
+    if (!("agentsJson" in document.json.value))
+      return pass("agents.json found (not the wild-card schema family; not validated further)");
     const parsed = WildCardAgentsJsonSchema.safeParse(document.json.value);
     if (!parsed.success) return fail(`agents.json: ${describeIssues(parsed.error)}`);
     const problems: string[] = [];
@@ -73,11 +87,16 @@ export const agentsJson = defineCheck({
         problems.push(`source ${source.id} (${source.path}) is not a reachable OpenAPI document`);
         continue;
       }
-      const ids = new Set(operationsOf(spec).map((entry) => entry.operation["operationId"]));
-      const unknown = parsed.data.flows.flatMap((flow) => flow.actions).filter((action) => action.sourceId === source.id && !ids.has(action.operationId));
-      if (unknown.length > 0) problems.push(`operationId(s) not in ${source.id}: ${unknown.map((action) => action.operationId).join(", ")}`);
+      const ids = new Set(operationsOf(spec).map((entry) => entry.operation.operationId));
+      const unknown = parsed.data.flows
+        .flatMap((flow) => flow.actions)
+        .filter((action) => action.sourceId === source.id && !ids.has(action.operationId));
+      if (unknown.length > 0)
+        problems.push(`operationId(s) not in ${source.id}: ${unknown.map((action) => action.operationId).join(", ")}`);
     }
-    return problems.length > 0 ? fail(listProblems(problems)) : pass(`wild-card agents.json with ${parsed.data.flows.length} flow(s), all operations exist`);
+    return problems.length > 0
+      ? fail(listProblems(problems))
+      : pass(`wild-card agents.json with ${parsed.data.flows.length} flow(s), all operations exist`);
   },
 });
 

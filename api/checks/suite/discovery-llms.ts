@@ -13,13 +13,15 @@ export const llmsExists = defineCheck({
   severity: "high",
   profiles: ["content", "docs", "api"],
   remediation: "Serve /llms.txt as text/plain or text/markdown (UTF-8), never as an HTML page.",
-  prompt: "Create /llms.txt (llmstxt.org format) and serve it with Content-Type text/plain; charset=utf-8 or text/markdown; charset=utf-8.",
+  prompt:
+    "Create /llms.txt (llmstxt.org format) and serve it with Content-Type text/plain; charset=utf-8 or text/markdown; charset=utf-8.",
   specUrls: [LLMS_SPEC],
   async run(context) {
     const { document, llms } = await loadLlmsTxt(context);
     const type = mediaTypeOf(document.response);
     if (llms === null) return fail(describeState(document, "llms.txt"));
-    if (type !== "text/plain" && !isMarkdownMediaType(type)) return fail(`llms.txt is served as ${type || "no Content-Type"}, not text/plain or text/markdown`);
+    if (type !== "text/plain" && !isMarkdownMediaType(type))
+      return fail(`llms.txt is served as ${type || "no Content-Type"}, not text/plain or text/markdown`);
     return pass(`${new URL(document.response.url).pathname} answers ${document.response.status} ${type}`);
   },
 });
@@ -30,8 +32,10 @@ export const llmsStructure = defineCheck({
   category: "discovery",
   severity: "medium",
   profiles: ["content", "docs", "api"],
-  remediation: "Start llms.txt with one H1, then a > summary, then ## sections of `- [title](url): note` links; keep it under 50,000 characters.",
-  prompt: "Restructure our /llms.txt: first line `# <Site name>`, then a `> one-paragraph summary`, then `## Docs`, `## API`, `## Optional` sections, each a list of `- [Title](absolute URL to a .md page): what it covers`.",
+  remediation:
+    "Start llms.txt with one H1, then a > summary, then ## sections of `- [title](url): note` links; keep it under 50,000 characters.",
+  prompt:
+    "Restructure our /llms.txt: first line `# <Site name>`, then a `> one-paragraph summary`, then `## Docs`, `## API`, `## Optional` sections, each a list of `- [Title](absolute URL to a .md page): what it covers`.",
   specUrls: [LLMS_SPEC],
   async run(context) {
     const { llms } = await loadLlmsTxt(context);
@@ -45,7 +49,8 @@ export const llmsStructure = defineCheck({
     const cautions: string[] = [];
     if (!llms.hasSummary) cautions.push("no > summary under the title");
     if (llms.sections.length === 0) cautions.push("no ## sections");
-    if (llms.links.some((link) => !link.inList || link.section === null)) cautions.push("some links are outside ## link lists");
+    if (llms.links.some((link) => !link.inList || link.section === null))
+      cautions.push("some links are outside ## link lists");
     if (llms.chars > 50_000) cautions.push(`${llms.chars} characters is over the 50,000 an agent fetches at once`);
     if (cautions.length > 0) return warn(listProblems(cautions));
     return pass(`H1 "${llms.title ?? ""}", summary, ${llms.sections.length} section(s), ${llms.links.length} link(s)`);
@@ -61,17 +66,24 @@ export const llmsLinksResolve = defineCheck({
   category: "discovery",
   severity: "medium",
   profiles: ["content", "docs", "api"],
-  remediation: "Fix or remove dead links in llms.txt and point same-site links at the .md (or other text) version of each page.",
-  prompt: "Check every link in our /llms.txt: each must answer 200, and links to our own pages should point at their Markdown twins (<page>.md) rather than HTML.",
+  remediation:
+    "Fix or remove dead links in llms.txt and point same-site links at the .md (or other text) version of each page.",
+  prompt:
+    "Check every link in our /llms.txt: each must answer 200, and links to our own pages should point at their Markdown twins (<page>.md) rather than HTML.",
   specUrls: [LLMS_SPEC, "https://agentdocsspec.com"],
   async run(context) {
     const { llms, document } = await loadLlmsTxt(context);
     if (llms === null) return notApplicable("no readable llms.txt (see llms.exists)");
     const base = document.response.url;
-    const urls = [...new Set(llms.links.flatMap((link) => (URL.canParse(link.url, base) ? [new URL(link.url, base).href] : [])))].filter((url) => /^https?:/.test(url));
+    const urls = [
+      ...new Set(llms.links.flatMap((link) => (URL.canParse(link.url, base) ? [new URL(link.url, base).href] : []))),
+    ].filter((url) => /^https?:/.test(url));
     if (urls.length === 0) return notApplicable("llms.txt has no http(s) links");
     // Same-site links first: they are the site's own to fix, and other checks often fetched them already.
-    const ordered = [...urls.filter((url) => new URL(url).origin === context.target.origin), ...urls.filter((url) => new URL(url).origin !== context.target.origin)];
+    const ordered = [
+      ...urls.filter((url) => new URL(url).origin === context.target.origin),
+      ...urls.filter((url) => new URL(url).origin !== context.target.origin),
+    ];
     const sample = await sampleTargets(context, ordered, { url: (url) => url, limit: MAX_LINKS });
     const checked = sample.answered.length;
     const dead = sample.answered.filter((result) => !targetAnswers(context, result.response));
@@ -81,9 +93,12 @@ export const llmsLinksResolve = defineCheck({
     }
     const blocker = sampleBlocker(sample);
     if (blocker !== null) throw blocker;
-    const textual = sample.answered.filter((result) => TEXT_PATH.test(new URL(result.url).pathname) || isMarkdownMediaType(mediaTypeOf(result.response)));
+    const textual = sample.answered.filter(
+      (result) => TEXT_PATH.test(new URL(result.url).pathname) || isMarkdownMediaType(mediaTypeOf(result.response)),
+    );
     const capped = urls.length > checked ? ` (checked ${checked} of ${urls.length})` : "";
-    if (textual.length < checked / 2) return warn(`links resolve${capped}, but most point at HTML rather than Markdown`);
+    if (textual.length < checked / 2)
+      return warn(`links resolve${capped}, but most point at HTML rather than Markdown`);
     return pass(`all ${checked} checked links resolve${capped}`);
   },
 });
@@ -95,14 +110,16 @@ export const llmsFull = defineCheck({
   severity: "info",
   profiles: ["docs"],
   remediation: "Optionally publish /llms-full.txt with the full Markdown of your docs, served as text.",
-  prompt: "Generate /llms-full.txt: an H1 with the site name followed by the full Markdown of every documentation page, served as text/plain; charset=utf-8.",
+  prompt:
+    "Generate /llms-full.txt: an H1 with the site name followed by the full Markdown of every documentation page, served as text/plain; charset=utf-8.",
   specUrls: [LLMS_SPEC],
   async run(context) {
     const { document, llms } = await loadLlmsFull(context);
     if (document.state === "missing") return notApplicable("no /llms-full.txt (optional)");
     if (llms === null) return fail(describeState(document, "llms-full.txt"));
     const type = mediaTypeOf(document.response);
-    if (type !== "text/plain" && !isMarkdownMediaType(type)) return fail(`llms-full.txt is served as ${type || "no Content-Type"}`);
+    if (type !== "text/plain" && !isMarkdownMediaType(type))
+      return fail(`llms-full.txt is served as ${type || "no Content-Type"}`);
     if (llms.h1Count === 0) return warn("llms-full.txt has no H1 title");
     return pass(`llms-full.txt: ${Math.round(llms.chars / 1000)}k characters`);
   },

@@ -14,7 +14,8 @@ export const robotsExists = defineCheck({
   severity: "high",
   profiles: "all",
   remediation: "Serve /robots.txt as text/plain with at least one User-agent group (RFC 9309).",
-  prompt: "Create /robots.txt served as text/plain; charset=utf-8 with a `User-agent: *` group, explicit groups for AI agents, and a Sitemap: line.",
+  prompt:
+    "Create /robots.txt served as text/plain; charset=utf-8 with a `User-agent: *` group, explicit groups for AI agents, and a Sitemap: line.",
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9309"],
   async run(context) {
     const { document, robots } = await loadRobots(context);
@@ -23,7 +24,9 @@ export const robotsExists = defineCheck({
     if (robots.groups.length === 0) return fail("robots.txt has no User-agent group");
     const type = mediaTypeOf(document.response);
     if (type !== "text/plain") return fail(`robots.txt is served as ${type || "no Content-Type"}, not text/plain`);
-    return pass(`robots.txt has ${robots.groups.length} group(s)${robots.unparsedLines > 0 ? ` (${robots.unparsedLines} unreadable line(s))` : ""}`);
+    return pass(
+      `robots.txt has ${robots.groups.length} group(s)${robots.unparsedLines > 0 ? ` (${robots.unparsedLines} unreadable line(s))` : ""}`,
+    );
   },
 });
 
@@ -33,30 +36,45 @@ export const sitemapValid = defineCheck({
   category: "discovery",
   severity: "medium",
   profiles: "all",
-  remediation: "Publish /sitemap.xml (urlset or sitemapindex, sitemaps.org 0.9 namespace) with same-host <loc> URLs and <lastmod> dates, and name it in robots.txt with a Sitemap: line.",
-  prompt: "Generate /sitemap.xml listing every public page of our site with absolute same-host <loc> URLs and a <lastmod> date each, and add `Sitemap: <absolute URL>` to robots.txt.",
+  remediation:
+    "Publish /sitemap.xml (urlset or sitemapindex, sitemaps.org 0.9 namespace) with same-host <loc> URLs and <lastmod> dates, and name it in robots.txt with a Sitemap: line.",
+  prompt:
+    "Generate /sitemap.xml listing every public page of our site with absolute same-host <loc> URLs and a <lastmod> date each, and add `Sitemap: <absolute URL>` to robots.txt.",
   specUrls: ["https://www.sitemaps.org/protocol.html", "https://www.rfc-editor.org/rfc/rfc9309#name-other-records"],
   async run(context) {
     const { robots } = await loadRobots(context);
     const loaded = await loadSitemap(context, robots);
     if (loaded.document.state !== "found") return fail(describeState(loaded.document, "the sitemap"));
-    if (loaded.parsed === null || !loaded.parsed.ok) return fail(`the sitemap is not valid: ${loaded.parsed?.ok === false ? loaded.parsed.error : "unreadable"}`);
+    if (loaded.parsed === null || !loaded.parsed.ok)
+      return fail(`the sitemap is not valid: ${loaded.parsed?.ok === false ? loaded.parsed.error : "unreadable"}`);
     let { sitemap } = loaded.parsed;
     const sitemapHost = new URL(loaded.document.response.url).host;
     if (sitemap.kind === "sitemapindex") {
       const child = sitemap.entries[0];
       if (child === undefined) return fail("the sitemap index lists no sitemaps");
-      const childDocument = await fetchDocument(context, new URL(child.loc, loaded.document.response.url).href, "application/xml, text/xml;q=0.9");
+      const childDocument = await fetchDocument(
+        context,
+        new URL(child.loc, loaded.document.response.url).href,
+        "application/xml, text/xml;q=0.9",
+      );
       const childParsed = childDocument.state === "found" ? parseSitemap(childDocument.response.text) : null;
-      if (childParsed === null || !childParsed.ok) return fail(`the first sitemap of the index is not usable (${describeState(childDocument, child.loc)})`);
+      if (childParsed === null || !childParsed.ok)
+        return fail(`the first sitemap of the index is not usable (${describeState(childDocument, child.loc)})`);
       sitemap = childParsed.sitemap;
     }
     if (sitemap.entries.length === 0) return warn("the sitemap lists no URLs");
-    const offHost = sitemap.entries.filter((entry) => !URL.canParse(entry.loc) || new URL(entry.loc).host !== sitemapHost);
-    if (offHost.length > 0) return fail(`${offHost.length} sitemap URL(s) are not absolute URLs on ${sitemapHost}, e.g. ${offHost[0]?.loc ?? ""}`);
+    const offHost = sitemap.entries.filter(
+      (entry) => !URL.canParse(entry.loc) || new URL(entry.loc).host !== sitemapHost,
+    );
+    if (offHost.length > 0)
+      return fail(
+        `${offHost.length} sitemap URL(s) are not absolute URLs on ${sitemapHost}, e.g. ${offHost[0]?.loc ?? ""}`,
+      );
     const withoutLastmod = sitemap.entries.filter((entry) => entry.lastmod === null).length;
-    if (withoutLastmod > 0) return warn(`${withoutLastmod} of ${sitemap.entries.length} sitemap URLs have no <lastmod>`);
-    const named = loaded.source === "robots" ? "named in robots.txt" : "found at /sitemap.xml (robots.txt does not name it)";
+    if (withoutLastmod > 0)
+      return warn(`${withoutLastmod} of ${sitemap.entries.length} sitemap URLs have no <lastmod>`);
+    const named =
+      loaded.source === "robots" ? "named in robots.txt" : "found at /sitemap.xml (robots.txt does not name it)";
     return pass(`sitemap ${named}: ${sitemap.entries.length} URLs, all with <lastmod>`);
   },
 });
@@ -69,22 +87,36 @@ export const linkHeaders = defineCheck({
   category: "discovery",
   severity: "medium",
   profiles: "all",
-  remediation: "Send a Link header on / with agent-useful relations (api-catalog, service-desc, service-doc, describedby → llms.txt, alternate type=\"text/markdown\") whose targets all resolve.",
-  prompt: "Add a Link response header to GET / such as: </.well-known/api-catalog>; rel=\"api-catalog\", </openapi.json>; rel=\"service-desc\", </llms.txt>; rel=\"describedby\", </index.md>; rel=\"alternate\"; type=\"text/markdown\". Only list targets that exist.",
-  specUrls: ["https://www.rfc-editor.org/rfc/rfc8288", "https://www.rfc-editor.org/rfc/rfc8631", "https://www.rfc-editor.org/rfc/rfc9727"],
+  remediation:
+    'Send a Link header on / with agent-useful relations (api-catalog, service-desc, service-doc, describedby → llms.txt, alternate type="text/markdown") whose targets all resolve.',
+  prompt:
+    'Add a Link response header to GET / such as: </.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc", </llms.txt>; rel="describedby", </index.md>; rel="alternate"; type="text/markdown". Only list targets that exist.',
+  specUrls: [
+    "https://www.rfc-editor.org/rfc/rfc8288",
+    "https://www.rfc-editor.org/rfc/rfc8631",
+    "https://www.rfc-editor.org/rfc/rfc9727",
+  ],
   async run(context) {
     const { response } = await loadHome(context);
-    const links = parseLinkHeader(response.headers["link"], response.url);
+    const links = parseLinkHeader(response.headers.link, response.url);
     if (links.length === 0) return fail("GET / sends no Link header");
     const useful = links.filter(isAgentLink);
-    if (useful.length === 0) return fail(`the Link header has no agent-useful relation (found: ${[...new Set(links.flatMap((link) => link.rels))].join(", ")})`);
+    if (useful.length === 0)
+      return fail(
+        `the Link header has no agent-useful relation (found: ${[...new Set(links.flatMap((link) => link.rels))].join(", ")})`,
+      );
     const sample = await sampleTargets(context, useful, { url: (link) => link.href, limit: MAX_TARGETS });
     const dead = sample.answered.filter((result) => !targetAnswers(context, result.response));
-    if (dead.length > 0) return fail(`Link targets do not resolve: ${listProblems(dead.map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`))}`);
+    if (dead.length > 0)
+      return fail(
+        `Link targets do not resolve: ${listProblems(dead.map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`))}`,
+      );
     const blocker = sampleBlocker(sample);
     if (blocker !== null) throw blocker;
     const rels = [...new Set(useful.flatMap((link) => link.rels.filter((rel) => rel !== "")))];
-    return pass(`Link header advertises ${rels.join(", ")}; ${sample.answered.length} target(s) resolve${skippedNote(sample.skipped.length)}`);
+    return pass(
+      `Link header advertises ${rels.join(", ")}; ${sample.answered.length} target(s) resolve${skippedNote(sample.skipped.length)}`,
+    );
   },
 });
 
@@ -94,15 +126,19 @@ export const linkHtml = defineCheck({
   category: "discovery",
   severity: "low",
   profiles: "all",
-  remediation: "Add <link rel=\"canonical\">, and <link rel=\"alternate\" type=\"text/markdown\">, rel=\"api-catalog\" or rel=\"ai-catalog\" where they exist.",
-  prompt: "In the <head> of our pages add <link rel=\"canonical\" href=\"…\"> and <link rel=\"alternate\" type=\"text/markdown\" href=\"<page>.md\">; on the homepage also link rel=\"api-catalog\" and rel=\"ai-catalog\" if we publish them.",
+  remediation:
+    'Add <link rel="canonical">, and <link rel="alternate" type="text/markdown">, rel="api-catalog" or rel="ai-catalog" where they exist.',
+  prompt:
+    'In the <head> of our pages add <link rel="canonical" href="…"> and <link rel="alternate" type="text/markdown" href="<page>.md">; on the homepage also link rel="api-catalog" and rel="ai-catalog" if we publish them.',
   specUrls: ["https://html.spec.whatwg.org/multipage/links.html#linkTypes", "https://www.rfc-editor.org/rfc/rfc6596"],
   async run(context) {
     const { response } = await loadHome(context);
     const links = htmlLinks(response.text, response.url);
     const canonical = links.some((link) => link.rels.includes("canonical"));
     const agentLinks = links.filter(
-      (link) => (link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? "")) || link.rels.some((rel) => ["api-catalog", "ai-catalog", "ard", "service-desc"].includes(rel)),
+      (link) =>
+        (link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? "")) ||
+        link.rels.some((rel) => ["api-catalog", "ai-catalog", "ard", "service-desc"].includes(rel)),
     );
     const found = [...new Set(agentLinks.flatMap((link) => link.rels))].join(", ");
     if (canonical && agentLinks.length > 0) return pass(`<head> links canonical and ${found}`);
@@ -119,13 +155,15 @@ export const agentsMd = defineCheck({
   severity: "low",
   profiles: ["docs", "api"],
   remediation: "Publish /AGENTS.md as Markdown with at least two sections (what it is, how to use it, conventions).",
-  prompt: "Write /AGENTS.md for our site: an H1, then ## sections on what the service does, how an agent should use the API/docs (with links), and conventions/limits. Serve it as text/markdown.",
+  prompt:
+    "Write /AGENTS.md for our site: an H1, then ## sections on what the service does, how an agent should use the API/docs (with links), and conventions/limits. Serve it as text/markdown.",
   specUrls: ["https://agents.md"],
   async run(context) {
     const { document, text } = await loadAgentsMd(context);
     if (text === null) return fail(describeState(document, "AGENTS.md"));
     const type = mediaTypeOf(document.response);
-    if (!isMarkdownMediaType(type) && type !== "text/plain") return fail(`AGENTS.md is served as ${type || "no Content-Type"}`);
+    if (!isMarkdownMediaType(type) && type !== "text/plain")
+      return fail(`AGENTS.md is served as ${type || "no Content-Type"}`);
     const sections = text.split(/\r?\n/).filter((line) => /^##\s+\S/.test(line)).length;
     if (sections < 2) return warn(`AGENTS.md has ${sections} section(s); agents look for what/how/conventions`);
     return pass(`AGENTS.md has ${sections} sections`);

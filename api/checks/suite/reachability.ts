@@ -1,4 +1,4 @@
-import { defineCheck, fail, listProblems, notApplicable, pass, warn, type CheckContext } from "../check-types.ts";
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
 import { ACCEPT_HTML } from "../documents/document.ts";
 import { probeUnknownPaths } from "../documents/probes.ts";
 import { loadHome } from "../documents/site.ts";
@@ -6,7 +6,8 @@ import { htmlMeta, visibleText } from "../parse/html.ts";
 import { isHtmlResponse, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
 import { ScanFetchError } from "../scan-fetch-error.ts";
 
-const isLocalHttp = (context: CheckContext): boolean => context.target.allowListed && context.target.root.protocol === "http:";
+const isLocalHttp = (context: CheckContext): boolean =>
+  context.target.allowListed && context.target.root.protocol === "http:";
 
 export const homeReachable = defineCheck({
   id: "http.home-200",
@@ -14,21 +15,27 @@ export const homeReachable = defineCheck({
   category: "reachability",
   severity: "critical",
   profiles: "all",
-  remediation: "Serve the homepage with a 2xx status and an HTML body, reached in at most three redirects that stay on the site.",
-  prompt: "Make GET / on our site answer 200 with Content-Type text/html, with at most 3 same-site redirects. Do not block unknown clients at the edge.",
+  remediation:
+    "Serve the homepage with a 2xx status and an HTML body, reached in at most three redirects that stay on the site.",
+  prompt:
+    "Make GET / on our site answer 200 with Content-Type text/html, with at most 3 same-site redirects. Do not block unknown clients at the edge.",
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9110#name-200-ok"],
   async run(context) {
     const home = await loadHome(context);
     const { response } = home;
-    if (response.status >= 300 && response.status < 400) return fail(`/ still redirects after ${response.redirects.length} hops`);
+    if (response.status >= 300 && response.status < 400)
+      return fail(`/ still redirects after ${response.redirects.length} hops`);
     if (!isSuccess(response)) return fail(`/ answers ${response.status}`);
     const hosts = new Set(response.redirects.map((url) => new URL(url).host));
     hosts.delete(context.target.root.host);
     if ([...hosts].some((host) => host.replace(/^www\./, "") !== context.target.root.host.replace(/^www\./, ""))) {
       return warn(`/ redirects to another site (${[...hosts].join(", ")}); agents may not follow`);
     }
-    if (!isHtmlResponse(response)) return warn(`/ answers ${response.status} but as ${mediaTypeOf(response) || "no Content-Type"}, not HTML`);
-    return pass(`/ answers ${response.status} HTML${response.redirects.length > 0 ? ` after ${response.redirects.length} redirect(s)` : ""}`);
+    if (!isHtmlResponse(response))
+      return warn(`/ answers ${response.status} but as ${mediaTypeOf(response) || "no Content-Type"}, not HTML`);
+    return pass(
+      `/ answers ${response.status} HTML${response.redirects.length > 0 ? ` after ${response.redirects.length} redirect(s)` : ""}`,
+    );
   },
 });
 
@@ -38,15 +45,19 @@ export const httpsEnforced = defineCheck({
   category: "reachability",
   severity: "critical",
   profiles: "all",
-  remediation: "Serve the site over HTTPS with a valid certificate and redirect every http:// URL to its https:// twin with a 301 or 308.",
-  prompt: "Configure our site so that http://<host>/ answers 301/308 to https://<host>/ and the certificate is valid for the host.",
+  remediation:
+    "Serve the site over HTTPS with a valid certificate and redirect every http:// URL to its https:// twin with a 301 or 308.",
+  prompt:
+    "Configure our site so that http://<host>/ answers 301/308 to https://<host>/ and the certificate is valid for the host.",
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9110#name-https-uri-scheme"],
   async run(context) {
     if (isLocalHttp(context)) return notApplicable("the target is an allow-listed local http origin");
     if (context.target.root.protocol === "http:") {
       const home = await loadHome(context);
       const final = new URL(home.response.url);
-      return final.protocol === "https:" ? pass("http:// redirects to https://") : fail("the site is served over plain HTTP");
+      return final.protocol === "https:"
+        ? pass("http:// redirects to https://")
+        : fail("the site is served over plain HTTP");
     }
     try {
       await loadHome(context);
@@ -61,7 +72,8 @@ export const httpsEnforced = defineCheck({
       if (new URL(response.url).protocol === "https:") return pass("HTTPS works and http:// redirects to it");
       return warn(`http:// answers ${response.status} itself instead of redirecting to https://`);
     } catch (error) {
-      if (error instanceof ScanFetchError && (error.kind === "network" || error.kind === "timeout")) return pass("HTTPS works; plain HTTP is not served");
+      if (error instanceof ScanFetchError && (error.kind === "network" || error.kind === "timeout"))
+        return pass("HTTPS works; plain HTTP is not served");
       throw error;
     }
   },
@@ -76,12 +88,14 @@ export const hstsSet = defineCheck({
   severity: "low",
   profiles: "all",
   remediation: "Send `Strict-Transport-Security: max-age=31536000; includeSubDomains` on HTTPS responses.",
-  prompt: "Add the header Strict-Transport-Security: max-age=31536000; includeSubDomains to every HTTPS response of our site.",
+  prompt:
+    "Add the header Strict-Transport-Security: max-age=31536000; includeSubDomains to every HTTPS response of our site.",
   specUrls: ["https://www.rfc-editor.org/rfc/rfc6797"],
   async run(context) {
     if (isLocalHttp(context)) return notApplicable("the target is an allow-listed local http origin");
     const { response } = await loadHome(context);
-    if (new URL(response.url).protocol !== "https:") return fail("HSTS needs HTTPS; the homepage is served over plain HTTP");
+    if (new URL(response.url).protocol !== "https:")
+      return fail("HSTS needs HTTPS; the homepage is served over plain HTTP");
     const header = response.headers["strict-transport-security"];
     if (header === undefined) return fail("no Strict-Transport-Security header on /");
     const maxAge = Number(/max-age\s*=\s*"?(\d+)"?/i.exec(header)?.[1] ?? "0");
@@ -96,20 +110,28 @@ export const noSoft404 = defineCheck({
   category: "reachability",
   severity: "high",
   profiles: "all",
-  remediation: "Answer 404 for paths that do not exist, including .json, .txt and .md paths; never serve the SPA shell with 200 for them.",
-  prompt: "Make our server answer 404 (not 200 with the app's HTML) for unknown paths, in particular unknown *.json, *.txt and *.md URLs. Keep the SPA fallback only for HTML navigation routes.",
+  remediation:
+    "Answer 404 for paths that do not exist, including .json, .txt and .md paths; never serve the SPA shell with 200 for them.",
+  prompt:
+    "Make our server answer 404 (not 200 with the app's HTML) for unknown paths, in particular unknown *.json, *.txt and *.md URLs. Keep the SPA fallback only for HTML navigation routes.",
   specUrls: ["https://agentdocsspec.com", "https://www.rfc-editor.org/rfc/rfc9110#name-404-not-found"],
   async run(context) {
     const probes = await probeUnknownPaths(context, context.scanToken);
     const wrong = probes.filter((probe) => isSuccess(probe.response));
-    for (const probe of wrong) context.trail.note(probe.response, `a path that cannot exist answers ${probe.response.status}`);
+    for (const probe of wrong)
+      context.trail.note(probe.response, `a path that cannot exist answers ${probe.response.status}`);
     if (wrong.length > 0) {
       const html = wrong.filter((probe) => isHtmlResponse(probe.response));
       const kinds = wrong.map((probe) => (probe.suffix === "" ? "a page" : probe.suffix)).join(", ");
-      return fail(`unknown paths (${kinds}) answer 200${html.length > 0 ? " with HTML (an SPA fallback)" : ""}, so agents cannot tell what exists`);
+      return fail(
+        `unknown paths (${kinds}) answer 200${html.length > 0 ? " with HTML (an SPA fallback)" : ""}, so agents cannot tell what exists`,
+      );
     }
     const odd = probes.filter((probe) => probe.response.status !== 404 && probe.response.status !== 410);
-    if (odd.length > 0) return warn(`unknown paths answer ${[...new Set(odd.map((probe) => probe.response.status))].join(", ")} instead of 404`);
+    if (odd.length > 0)
+      return warn(
+        `unknown paths answer ${[...new Set(odd.map((probe) => probe.response.status))].join(", ")} instead of 404`,
+      );
     return pass("unknown paths, .json, .txt and .md included, answer 404");
   },
 });
@@ -127,8 +149,10 @@ export const botParity = defineCheck({
   category: "reachability",
   severity: "high",
   profiles: "all",
-  remediation: "Do not block or challenge AI user agents you want to reach you; serve them the same status and content as a browser.",
-  prompt: "Check our WAF/bot-protection rules: requests with the user agents ChatGPT-User, ClaudeBot and PerplexityBot must get the same 200 homepage as a browser, without CAPTCHA or challenge pages.",
+  remediation:
+    "Do not block or challenge AI user agents you want to reach you; serve them the same status and content as a browser.",
+  prompt:
+    "Check our WAF/bot-protection rules: requests with the user agents ChatGPT-User, ClaudeBot and PerplexityBot must get the same 200 homepage as a browser, without CAPTCHA or challenge pages.",
   specUrls: ["https://github.com/ai-robots-txt/ai.robots.txt"],
   async run(context) {
     const { response: baseline } = await loadHome(context);
@@ -146,11 +170,16 @@ export const botParity = defineCheck({
       const response = responses[index];
       if (response === undefined) return;
       const text = visibleText(response.text);
-      if (Math.floor(response.status / 100) !== Math.floor(baseline.status / 100)) problems.push(`${bot.token} gets ${response.status} (browser: ${baseline.status})`);
-      else if (CHALLENGE_MARKERS.test(response.text) && !CHALLENGE_MARKERS.test(baseline.text)) problems.push(`${bot.token} gets a challenge page`);
-      else if (text.length < baselineText * 0.5) problems.push(`${bot.token} sees ${text.length} characters of text (browser: ${baselineText})`);
+      if (Math.floor(response.status / 100) !== Math.floor(baseline.status / 100))
+        problems.push(`${bot.token} gets ${response.status} (browser: ${baseline.status})`);
+      else if (CHALLENGE_MARKERS.test(response.text) && !CHALLENGE_MARKERS.test(baseline.text))
+        problems.push(`${bot.token} gets a challenge page`);
+      else if (text.length < baselineText * 0.5)
+        problems.push(`${bot.token} sees ${text.length} characters of text (browser: ${baselineText})`);
     });
-    return problems.length === 0 ? pass(`${BOT_AGENTS.map((bot) => bot.token).join(", ")} get the same homepage`) : fail(listProblems(problems));
+    return problems.length === 0
+      ? pass(`${BOT_AGENTS.map((bot) => bot.token).join(", ")} get the same homepage`)
+      : fail(listProblems(problems));
   },
 });
 
@@ -160,15 +189,18 @@ export const securityHeaders = defineCheck({
   category: "reachability",
   severity: "low",
   profiles: "all",
-  remediation: "Send X-Content-Type-Options: nosniff, frame protection (CSP frame-ancestors or X-Frame-Options), a Referrer-Policy and a Content-Security-Policy.",
-  prompt: "Add these response headers to our site: X-Content-Type-Options: nosniff; Referrer-Policy: strict-origin-when-cross-origin; Content-Security-Policy with at least default-src and frame-ancestors 'self'.",
+  remediation:
+    "Send X-Content-Type-Options: nosniff, frame protection (CSP frame-ancestors or X-Frame-Options), a Referrer-Policy and a Content-Security-Policy.",
+  prompt:
+    "Add these response headers to our site: X-Content-Type-Options: nosniff; Referrer-Policy: strict-origin-when-cross-origin; Content-Security-Policy with at least default-src and frame-ancestors 'self'.",
   specUrls: ["https://owasp.org/www-project-secure-headers/"],
   async run(context) {
     const { headers } = (await loadHome(context)).response;
     const csp = headers["content-security-policy"];
     const missing: string[] = [];
     if (headers["x-content-type-options"]?.toLowerCase() !== "nosniff") missing.push("X-Content-Type-Options: nosniff");
-    if (headers["x-frame-options"] === undefined && !/frame-ancestors/i.test(csp ?? "")) missing.push("frame protection");
+    if (headers["x-frame-options"] === undefined && !/frame-ancestors/i.test(csp ?? ""))
+      missing.push("frame protection");
     if (headers["referrer-policy"] === undefined) missing.push("Referrer-Policy");
     if (csp === undefined) missing.push("Content-Security-Policy");
     if (missing.length === 0) return pass("nosniff, frame protection, Referrer-Policy and CSP are set");
@@ -185,7 +217,8 @@ export const noAiOptOut = defineCheck({
   severity: "medium",
   profiles: "all",
   remediation: "Remove noindex/noai/noimageai from meta robots and X-Robots-Tag on pages you want agents to use.",
-  prompt: "Remove noindex, noai and noimageai from <meta name=\"robots\"> and the X-Robots-Tag header on our public pages.",
+  prompt:
+    'Remove noindex, noai and noimageai from <meta name="robots"> and the X-Robots-Tag header on our public pages.',
   specUrls: ["https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag"],
   async run(context) {
     const { response } = await loadHome(context);
@@ -194,8 +227,18 @@ export const noAiOptOut = defineCheck({
     const header = response.headers["x-robots-tag"];
     const blocked = values.filter((value) => BLOCKING_DIRECTIVES.test(value));
     if (header !== undefined && BLOCKING_DIRECTIVES.test(header)) blocked.push(`X-Robots-Tag: ${header}`);
-    return blocked.length === 0 ? pass("no noindex/noai directives on /") : fail(`the homepage opts out: ${blocked.join("; ")}`);
+    return blocked.length === 0
+      ? pass("no noindex/noai directives on /")
+      : fail(`the homepage opts out: ${blocked.join("; ")}`);
   },
 });
 
-export const reachabilityChecks = [homeReachable, httpsEnforced, hstsSet, noSoft404, botParity, securityHeaders, noAiOptOut];
+export const reachabilityChecks = [
+  homeReachable,
+  httpsEnforced,
+  hstsSet,
+  noSoft404,
+  botParity,
+  securityHeaders,
+  noAiOptOut,
+];

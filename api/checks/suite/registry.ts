@@ -9,13 +9,13 @@ import { skillsChecks } from "./capabilities-skills.ts";
 import { commerceChecks } from "./commerce.ts";
 import { contentChecks } from "./content.ts";
 import { pageChecks } from "./content-pages.ts";
+import { discoveryChecks } from "./discovery.ts";
 import { catalogChecks } from "./discovery-catalogs.ts";
 import { llmsChecks } from "./discovery-llms.ts";
-import { discoveryChecks } from "./discovery.ts";
 import { reachabilityChecks } from "./reachability.ts";
 import { schemaChecks } from "./schemas.ts";
-import { wellKnownConsistency } from "./well-known-consistency.ts";
 import { wellKnownChecks } from "./well-known.ts";
+import { wellKnownConsistency } from "./well-known-consistency.ts";
 
 export { SUITE_VERSION } from "./version.ts";
 

@@ -12,7 +12,14 @@ export async function seedAgents(databaseUrl: string, count: number, privacyVers
   const agents = new AgentService({ db: () => database.client, now: () => new Date(), privacyVersion });
   const tokens: string[] = [];
   for (let index = 0; index < count; index++) {
-    tokens.push((await agents.register({ agent_name: `Bench agent ${index}`, agent_type: "benchmark", operator_type: "company" }, "staff")).token);
+    tokens.push(
+      (
+        await agents.register(
+          { agent_name: `Bench agent ${index}`, agent_type: "benchmark", operator_type: "company" },
+          "staff",
+        )
+      ).token,
+    );
   }
   database.close();
   return tokens;

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseMarkdownFile } from "../../../src/content/frontmatter.ts";
 import { publishNewVersion } from "../../../src/content/publish-fs.ts";
-import { sectionMarkdown, type BenchSection } from "./report.ts";
+import { type BenchSection, sectionMarkdown } from "./report.ts";
 
 export const BENCHMARKS_PAGE = "docs/operations/benchmarks";
 const KEY = "operations--benchmarks";
@@ -47,11 +47,17 @@ function frontmatter(version: string, publishedAt: string): string {
 }
 
 /** Writes the page under `root/content/` and returns its path. */
-export async function writeBenchmarksPage(root: string, report: BenchmarksReport, now: Date = new Date()): Promise<string> {
+export async function writeBenchmarksPage(
+  root: string,
+  report: BenchmarksReport,
+  now: Date = new Date(),
+): Promise<string> {
   const file = join(root, "content", `${BENCHMARKS_PAGE}.md`);
   let version = `${KEY}-${now.toISOString().slice(0, 10)}`;
   if (existsSync(file)) {
-    const previous = String((parseMarkdownFile(await readFile(file, "utf8")).data as Record<string, unknown>).version ?? "");
+    const previous = String(
+      (parseMarkdownFile(await readFile(file, "utf8")).data as Record<string, unknown>).version ?? "",
+    );
     if (previous !== version) version = (await publishNewVersion(root, BENCHMARKS_PAGE, now)).version;
   }
   await mkdir(dirname(file), { recursive: true });

@@ -46,7 +46,9 @@ export const loadGenerator = useWrk ? "wrk (1 thread)" : "autocannon (own proces
  */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (useWrk) return runWrk(options);
-  const { stdout } = await run(process.execPath, ["scripts/bench/load-runner.mjs", JSON.stringify(options)], { maxBuffer: 16 << 20 });
+  const { stdout } = await run(process.execPath, ["scripts/bench/load-runner.mjs", JSON.stringify(options)], {
+    maxBuffer: 16 << 20,
+  });
   return JSON.parse(stdout) as LoadResult;
 }
 
@@ -61,7 +63,11 @@ const median = (results: LoadResult[]): LoadResult => {
  * Runs the target and the baseline alternately, after a warm-up of each, and keeps the median of
  * each, so a burst of noise on this 2-core machine hits both sides alike.
  */
-export async function compareWithBaseline(target: LoadOptions, baseline: LoadOptions, rounds = 5): Promise<{ target: LoadResult; baseline: LoadResult; ratio: number }> {
+export async function compareWithBaseline(
+  target: LoadOptions,
+  baseline: LoadOptions,
+  rounds = 5,
+): Promise<{ target: LoadResult; baseline: LoadResult; ratio: number }> {
   await runLoad({ ...target, seconds: 3 });
   await runLoad({ ...baseline, seconds: 3 });
   const targets: LoadResult[] = [];

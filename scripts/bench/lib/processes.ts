@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 
 export interface Started {
   url: string;
@@ -9,8 +9,16 @@ export interface Started {
 }
 
 /** Starts a Node process and waits until `readyUrl` answers. */
-export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string, url: string): Promise<Started> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  readyUrl: string,
+  url: string,
+): Promise<Started> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${child.exitCode}`);

@@ -18,7 +18,10 @@ export interface BenchSection {
 /** A section as Markdown: a heading, the table, then its notes. Printed by `npm run bench` and written into the docs. */
 export function sectionMarkdown(section: BenchSection): string {
   const lines = [`## ${section.title}`, "", "| metric | value | baseline | target | met |", "|---|---|---|---|---|"];
-  for (const row of section.rows) lines.push(`| ${row.metric} | ${row.value} | ${row.baseline ?? ""} | ${row.target} | ${row.met ? "yes" : "**no**"} |`);
+  for (const row of section.rows)
+    lines.push(
+      `| ${row.metric} | ${row.value} | ${row.baseline ?? ""} | ${row.target} | ${row.met ? "yes" : "**no**"} |`,
+    );
   if (section.figure) lines.push("", `![${section.figure.alt}](${section.figure.src})`);
   for (const note of section.notes ?? []) lines.push("", note);
   return lines.join("\n");

@@ -22,17 +22,32 @@ const lua = (value: string) => JSON.stringify(value);
 /** A wrk script that sets method, headers and body, rotating bodies/header sets per request. */
 function script(options: LoadOptions): string {
   const lines = [`wrk.method = ${lua(options.method ?? "GET")}`];
-  for (const [name, value] of Object.entries(options.headers ?? {})) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
+  for (const [name, value] of Object.entries(options.headers ?? {}))
+    lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
   const bodies = options.bodies ?? [];
   const headerSets = options.headerSets ?? [];
   lines.push(`local bodies = {${bodies.map(lua).join(",")}}`);
-  lines.push(`local headerSets = {${headerSets.map((set) => `{${Object.entries(set).map(([name, value]) => `[${lua(name)}]=${lua(value)}`).join(",")}}`).join(",")}}`);
+  lines.push(
+    `local headerSets = {${headerSets
+      .map(
+        (set) =>
+          `{${Object.entries(set)
+            .map(([name, value]) => `[${lua(name)}]=${lua(value)}`)
+            .join(",")}}`,
+      )
+      .join(",")}}`,
+  );
   const requests = options.requests ?? [];
   // Bodies of a mix are few and shared: one table of them, referenced by index.
   const mixBodies = [...new Set(requests.flatMap((entry) => (entry.body === undefined ? [] : [entry.body])))];
-  const headerTable = (headers: Record<string, string> = {}) => `{${Object.entries(headers).map(([name, value]) => `[${lua(name)}]=${lua(value)}`).join(",")}}`;
+  const headerTable = (headers: Record<string, string> = {}) =>
+    `{${Object.entries(headers)
+      .map(([name, value]) => `[${lua(name)}]=${lua(value)}`)
+      .join(",")}}`;
   lines.push(`local mixBodies = {${mixBodies.map(lua).join(",")}}`);
-  lines.push(`local mix = {${requests.map((entry) => `{${lua(entry.method)},${lua(entry.path)},${headerTable(entry.headers)},${entry.body === undefined ? 0 : mixBodies.indexOf(entry.body) + 1}}`).join(",\n")}}`);
+  lines.push(
+    `local mix = {${requests.map((entry) => `{${lua(entry.method)},${lua(entry.path)},${headerTable(entry.headers)},${entry.body === undefined ? 0 : mixBodies.indexOf(entry.body) + 1}}`).join(",\n")}}`,
+  );
   lines.push(`local counter = 0`);
   // done() runs in the main Lua state, not the worker's: keep the threads to read their counts back.
   lines.push(`local threads = {}`);
@@ -78,12 +93,23 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
   const dir = await mkdtemp(join(tmpdir(), "wrk-"));
   const file = join(dir, "script.lua");
   await writeFile(file, script(options));
-  const { stdout } = await run("wrk", ["-t1", `-c${options.connections ?? 32}`, `-d${options.seconds ?? 5}s`, "--latency", "-s", file, options.url], { maxBuffer: 1 << 20 });
+  const { stdout } = await run(
+    "wrk",
+    ["-t1", `-c${options.connections ?? 32}`, `-d${options.seconds ?? 5}s`, "--latency", "-s", file, options.url],
+    { maxBuffer: 1 << 20 },
+  );
   const statusCodes: Record<string, number> = {};
   for (const [, status, count] of stdout.matchAll(/^STATUS (\d+) (\d+)$/gm)) statusCodes[status ?? ""] = Number(count);
   const total = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
-  const non2xx = Object.entries(statusCodes).filter(([status]) => !status.startsWith("2")).reduce((sum, [, count]) => sum + count, 0);
-  const errors = Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)?.slice(1).reduce((sum, value) => sum + Number(value), 0) ?? 0);
+  const non2xx = Object.entries(statusCodes)
+    .filter(([status]) => !status.startsWith("2"))
+    .reduce((sum, [, count]) => sum + count, 0);
+  const errors = Number(
+    /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+      .exec(stdout)
+      ?.slice(1)
+      .reduce((sum, value) => sum + Number(value), 0) ?? 0,
+  );
   return {
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
     p50Ms: milliseconds(/^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? ""),

@@ -57,7 +57,8 @@ export function agentsMarkdown(ctx: DiscoveryContext): string {
   }
   if (service.publish.agent_skills && skills.length > 0) {
     lines.push("## Skills", "", `Index with digests: ${site("/.well-known/agent-skills/index.json")}.`, "");
-    for (const skill of skills) lines.push(`- [${skill.data.name}](${site(paths.skill(skill.slug))}): ${skill.data.description}`);
+    for (const skill of skills)
+      lines.push(`- [${skill.data.name}](${site(paths.skill(skill.slug))}): ${skill.data.description}`);
     lines.push("");
   }
   lines.push(
@@ -65,7 +66,7 @@ export function agentsMarkdown(ctx: DiscoveryContext): string {
     "",
     "- Errors are `application/problem+json` (RFC 9457) with a stable `code`; a `422` lists every violation in `errors[]` with a JSON Pointer.",
     "- Rate-limited endpoints send `RateLimit` and `RateLimit-Policy`; a `429` says when to retry in `Retry-After`. A `503` means switched off or a component down: see `/api/v1/config` and `/status.json`.",
-    "- Collections are `{\"data\": [...]}`; timestamps are ISO 8601 UTC with milliseconds; ids are stable.",
+    '- Collections are `{"data": [...]}`; timestamps are ISO 8601 UTC with milliseconds; ids are stable.',
     `- Forms need the current policy versions (\`consent_version\`): read them from ${site("/terms.json")}.`,
     "- The waiting-list and survey writes are not idempotent: do not retry them blindly; read your standing instead.",
     "",

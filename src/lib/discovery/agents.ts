@@ -1,6 +1,6 @@
 import { AGENT_SCOPES, OPERATIONS } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
-import { availableOperations, serviceRef, type DiscoveryContext } from "./documents.ts";
+import { availableOperations, type DiscoveryContext, serviceRef } from "./documents.ts";
 import type { ServiceState } from "./state.ts";
 
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
@@ -9,7 +9,11 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
 };
 
 /** `/agents.json`: how an agent gets in (registration, token, scopes) and which tools it can use. */
-export function agentsDocument(ctx: DiscoveryContext, state: ServiceState, extras: { openapi: boolean; mcpCard: boolean }) {
+export function agentsDocument(
+  ctx: DiscoveryContext,
+  state: ServiceState,
+  extras: { openapi: boolean; mcpCard: boolean },
+) {
   const available = availableOperations(ctx, state);
   const availableIds = new Set(available.map((operation) => operation.id));
   const scopes = AGENT_SCOPES;
@@ -34,7 +38,10 @@ export function agentsDocument(ctx: DiscoveryContext, state: ServiceState, extra
       name: scope,
       description: SCOPE_DESCRIPTIONS[scope] ?? scope,
       operations: OPERATIONS.filter(
-        (operation) => operation.authentication.type === "bearer" && operation.authentication.scope === scope && availableIds.has(operation.id),
+        (operation) =>
+          operation.authentication.type === "bearer" &&
+          operation.authentication.scope === scope &&
+          availableIds.has(operation.id),
       ).map((operation) => operation.id),
     })),
     tools: {
@@ -43,7 +50,10 @@ export function agentsDocument(ctx: DiscoveryContext, state: ServiceState, extra
         ? {
             endpoint: absolute(ctx.siteUrl, "/mcp"),
             transport: "streamable-http" as const,
-            server_card: extras.mcpCard && publish.mcp_server_card ? absolute(ctx.siteUrl, "/.well-known/mcp/server-card.json") : null,
+            server_card:
+              extras.mcpCard && publish.mcp_server_card
+                ? absolute(ctx.siteUrl, "/.well-known/mcp/server-card.json")
+                : null,
           }
         : null,
       skills: publish.agent_skills ? absolute(ctx.siteUrl, "/.well-known/agent-skills/index.json") : null,
@@ -58,7 +68,12 @@ export function agentsDocument(ctx: DiscoveryContext, state: ServiceState, extra
         authentication:
           operation.authentication.type === "none"
             ? { type: "none" as const }
-            : { type: "bearer" as const, scheme: "Bearer" as const, scope: operation.authentication.scope, obtain: absolute(ctx.siteUrl, "/api/v1/agents/register") },
+            : {
+                type: "bearer" as const,
+                scheme: "Bearer" as const,
+                scope: operation.authentication.scope,
+                obtain: absolute(ctx.siteUrl, "/api/v1/agents/register"),
+              },
       })),
   };
 }

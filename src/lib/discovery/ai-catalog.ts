@@ -18,7 +18,10 @@ function urn(ctx: DiscoveryContext, namespace: string, name: string): string {
 /** True when the MCP server card is served now: published, and the server is published and switched on. */
 export function isMcpCardAvailable(ctx: DiscoveryContext, state: ServiceState): boolean {
   const { service } = ctx.content;
-  return isOperationAvailable(findOperation("callMcp"), state, service) && isOperationAvailable(findOperation("getMcpServerCard"), state, service);
+  return (
+    isOperationAvailable(findOperation("callMcp"), state, service) &&
+    isOperationAvailable(findOperation("getMcpServerCard"), state, service)
+  );
 }
 
 /**
@@ -40,7 +43,11 @@ export function aiCatalogDocument(ctx: DiscoveryContext, state: ServiceState) {
       version: service.version,
       description: shortDescription(service),
       tags: ["mcp", "agent-readiness", "documentation"],
-      representativeQueries: ["Is example.com ready for AI agents?", "Run an agent-readiness check on my website", `What does ${service.name} charge for a full readiness report?`],
+      representativeQueries: [
+        "Is example.com ready for AI agents?",
+        "Run an agent-readiness check on my website",
+        `What does ${service.name} charge for a full readiness report?`,
+      ],
     });
   }
   entries.push({
@@ -51,7 +58,11 @@ export function aiCatalogDocument(ctx: DiscoveryContext, state: ServiceState) {
     version: service.version,
     description: "The HTTP API: docs, policies, readiness checks, the store, agent registration and waiting lists.",
     tags: ["openapi", "http-api"],
-    representativeQueries: ["How do I register an agent and get a token?", "Which endpoints does this service offer?", "How do I buy and download a guide?"],
+    representativeQueries: [
+      "How do I register an agent and get a token?",
+      "Which endpoints does this service offer?",
+      "How do I buy and download a guide?",
+    ],
   });
   if (service.publish.agent_skills) {
     entries.push({
@@ -60,14 +71,19 @@ export function aiCatalogDocument(ctx: DiscoveryContext, state: ServiceState) {
       type: "application/json",
       url: site("/.well-known/agent-skills/index.json"),
       version: service.version,
-      description: "Step-by-step skills: join the agent waiting list, run and unlock a readiness check, buy and download.",
+      description:
+        "Step-by-step skills: join the agent waiting list, run and unlock a readiness check, buy and download.",
       tags: ["agent-skills"],
       representativeQueries: ["How does an agent join the waiting list?", "How do I unlock a readiness report?"],
     });
   }
   return {
     specVersion: "1.0" as const,
-    host: { displayName: service.name, identifier: urn(ctx, "host", localName), documentationUrl: absolute(ctx.siteUrl, "/llms.txt") },
+    host: {
+      displayName: service.name,
+      identifier: urn(ctx, "host", localName),
+      documentationUrl: absolute(ctx.siteUrl, "/llms.txt"),
+    },
     entries,
   };
 }

@@ -23,7 +23,8 @@ export function apiCatalogDocument(ctx: DiscoveryContext, extras: CatalogExtras)
   const apiAnchor: Record<string, string | LinkTarget[]> = {
     anchor: site("/api/v1"),
   };
-  if (extras.openapi) apiAnchor["service-desc"] = [{ href: site("/openapi.json"), type: "application/vnd.oai.openapi+json" }];
+  if (extras.openapi)
+    apiAnchor["service-desc"] = [{ href: site("/openapi.json"), type: "application/vnd.oai.openapi+json" }];
   apiAnchor["service-doc"] = [
     { href: absolute(ctx.docsUrl, paths.docsHome()), type: "text/html", title: "Documentation" },
     { href: site("/llms.txt"), type: "text/plain", title: "Documentation index for agents" },
@@ -36,7 +37,10 @@ export function apiCatalogDocument(ctx: DiscoveryContext, extras: CatalogExtras)
     { href: site("/roadmap.json"), type: "application/json", title: "Roadmap" },
   ];
   apiAnchor.status = [{ href: site("/.well-known/service-state.json"), type: "application/json" }];
-  apiAnchor.describedby = extras.schemaNames.map((name) => ({ href: site(paths.schema(name)), type: "application/schema+json" }));
+  apiAnchor.describedby = extras.schemaNames.map((name) => ({
+    href: site(paths.schema(name)),
+    type: "application/schema+json",
+  }));
   return {
     linkset: [apiAnchor, { anchor: site("/.well-known/api-catalog"), item: [{ href: site("/api/v1") }] }],
   };

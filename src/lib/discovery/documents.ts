@@ -1,5 +1,5 @@
-import type { Content } from "../../content/model.ts";
 import { LEGEND_KEY, PRIVACY_KEY } from "../../content/load-policies.ts";
+import type { Content } from "../../content/model.ts";
 import { OPERATIONS, type Operation } from "../registry.ts";
 import { FEATURE_SWITCHES, FORM_SWITCHES } from "../switches.ts";
 import { absolute, paths } from "../urls.ts";
@@ -44,7 +44,9 @@ export function capabilitiesDocument(ctx: DiscoveryContext, state: ServiceState)
         endpoint: absolute(ctx.siteUrl, operation.path),
         method: operation.method,
         authentication: authentication(operation, ctx),
-        ...(operation.requestSchema ? { request_schema: absolute(ctx.siteUrl, paths.schema(operation.requestSchema)) } : {}),
+        ...(operation.requestSchema
+          ? { request_schema: absolute(ctx.siteUrl, paths.schema(operation.requestSchema)) }
+          : {}),
         ...(operation.rateLimit ? { rate_limit: operation.rateLimit } : {}),
         docs: absolute(ctx.docsUrl, operation.docs),
       })),
@@ -64,8 +66,12 @@ export function serviceStateDocument(ctx: DiscoveryContext, state: ServiceState)
     service: serviceRef(ctx),
     status: degraded ? ("degraded" as const) : ("ok" as const),
     checked_at: state.checkedAt,
-    forms: Object.fromEntries(FORM_SWITCHES.map((name) => [name, state.switches[name] ? ("open" as const) : ("closed" as const)])),
-    features: Object.fromEntries(FEATURE_SWITCHES.map((name) => [name, state.switches[name] ? ("on" as const) : ("off" as const)])),
+    forms: Object.fromEntries(
+      FORM_SWITCHES.map((name) => [name, state.switches[name] ? ("open" as const) : ("closed" as const)]),
+    ),
+    features: Object.fromEntries(
+      FEATURE_SWITCHES.map((name) => [name, state.switches[name] ? ("on" as const) : ("off" as const)]),
+    ),
     components: { ...state.components },
     unavailable,
   };
@@ -105,7 +111,9 @@ export function roadmapDocument(ctx: DiscoveryContext) {
     states: ["exploring", "planned", "committed", "in-progress", "shipped"] as const,
     // Dates appear only for committed work: a date on anything else would read as a promise.
     items: roadmap.items.map(({ id, title, description, state, target_date }) =>
-      state === "committed" && target_date ? { id, title, description, state, target_date } : { id, title, description, state },
+      state === "committed" && target_date
+        ? { id, title, description, state, target_date }
+        : { id, title, description, state },
     ),
   };
 }

@@ -1,6 +1,6 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import type { ServiceSettings } from "../../schemas/service.ts";
 import { MCP_SERVER_CARD_SCHEMA, type McpServerCard } from "../../schemas/mcp.ts";
+import type { ServiceSettings } from "../../schemas/service.ts";
 import { absolute } from "../urls.ts";
 import type { DiscoveryContext } from "./documents.ts";
 
@@ -11,12 +11,19 @@ export const MCP_PATH = "/mcp";
  * Where the card is served, byte-identical: `<streamable-http-url>/server-card` is canonical
  * (experimental-ext-server-card); the `.well-known` paths are where SEP-2127 and SEP-1649 scanners look.
  */
-export const MCP_CARD_PATHS = ["/mcp/server-card", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"] as const;
+export const MCP_CARD_PATHS = [
+  "/mcp/server-card",
+  "/.well-known/mcp/server-card.json",
+  "/.well-known/mcp.json",
+] as const;
 
 export const MCP_CARD_TYPE = "application/mcp-server-card+json";
 
 /** The protocol revisions the SDK this server runs on negotiates, newest first. */
-export const MCP_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version !== LATEST_PROTOCOL_VERSION)];
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
+  LATEST_PROTOCOL_VERSION,
+  ...SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version !== LATEST_PROTOCOL_VERSION),
+];
 
 /** What the server reports at `initialize`; the card repeats it so that scanners can compare (no drift). */
 export function mcpServerInfo(service: ServiceSettings) {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { SKILLS_DISCOVERY_SCHEMA } from "../../schemas/skill.ts";
-import type { DiscoveryContext } from "./documents.ts";
 import { paths } from "../urls.ts";
+import type { DiscoveryContext } from "./documents.ts";
 
 export function sha256Digest(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;

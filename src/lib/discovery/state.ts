@@ -1,6 +1,6 @@
 import type { ServiceSettings } from "../../schemas/service.ts";
 import type { Operation } from "../registry.ts";
-import { COMPONENTS, DEFAULT_SWITCHES, type Component, type Switches } from "../switches.ts";
+import { COMPONENTS, type Component, DEFAULT_SWITCHES, type Switches } from "../switches.ts";
 
 export type ComponentHealth = "ok" | "configured" | "unavailable" | "not-configured";
 
@@ -15,7 +15,10 @@ export interface ServiceState {
 export function fullyAvailableState(at: string): ServiceState {
   return {
     switches: { ...DEFAULT_SWITCHES },
-    components: Object.fromEntries(COMPONENTS.map((component) => [component, "ok"])) as Record<Component, ComponentHealth>,
+    components: Object.fromEntries(COMPONENTS.map((component) => [component, "ok"])) as Record<
+      Component,
+      ComponentHealth
+    >,
     checkedAt: at,
   };
 }
@@ -24,10 +27,17 @@ export function isComponentUsable(health: ComponentHealth): boolean {
   return health === "ok" || health === "configured";
 }
 
-export type Unavailability = { kind: "unpublished" } | { kind: "switched-off"; reason: string } | { kind: "component"; component: Component };
+export type Unavailability =
+  | { kind: "unpublished" }
+  | { kind: "switched-off"; reason: string }
+  | { kind: "component"; component: Component };
 
 /** Why an operation cannot be used now, or `null` when it can. */
-export function operationUnavailability(operation: Operation, state: ServiceState, service: ServiceSettings): Unavailability | null {
+export function operationUnavailability(
+  operation: Operation,
+  state: ServiceState,
+  service: ServiceSettings,
+): Unavailability | null {
   if (operation.published && !service.publish[operation.published]) return { kind: "unpublished" };
   if (operation.switch && !state.switches[operation.switch]) {
     return { kind: "switched-off", reason: `${operation.switch} is switched off` };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Content } from "../../content/model.ts";
 import { SCOPE_DESCRIPTIONS } from "../discovery/agents.ts";
-import { requestSchemas, RESPONSE_SCHEMAS } from "../json-schemas.ts";
+import { RESPONSE_SCHEMAS, requestSchemas } from "../json-schemas.ts";
 import { PROBLEM_TYPES } from "../problems.ts";
 import { AGENT_SCOPES } from "../registry.ts";
 
@@ -22,7 +22,11 @@ export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name
 
 /** OpenAPI 3.1's dialect is JSON Schema 2020-12, the same as `/schemas/`; the `$schema` member is left out. */
 function toComponent(schema: z.ZodType, io: "input" | "output"): Json {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "throw" }) as Json;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "throw",
+  }) as Json;
   return rest;
 }
 
@@ -42,16 +46,21 @@ export function schemaComponents(content: Content): Json {
 /** Response headers, by the names the operations reference. */
 export const HEADERS: Json = {
   RateLimit: {
-    description: "What is left of each limit this request counted against (draft-ietf-httpapi-ratelimit-headers), e.g. `\"checks\";r=9;t=60`.",
+    description:
+      'What is left of each limit this request counted against (draft-ietf-httpapi-ratelimit-headers), e.g. `"checks";r=9;t=60`.',
     schema: { type: "string" },
   },
   RateLimitPolicy: {
-    description: "The limits that apply: quota `q` per window `w` seconds, e.g. `\"checks\";q=10;w=60`.",
+    description: 'The limits that apply: quota `q` per window `w` seconds, e.g. `"checks";q=10;w=60`.',
     schema: { type: "string" },
   },
-  RetryAfter: { description: "Seconds to wait before retrying (RFC 9110 §10.2.3).", schema: { type: "integer", minimum: 0 } },
+  RetryAfter: {
+    description: "Seconds to wait before retrying (RFC 9110 §10.2.3).",
+    schema: { type: "integer", minimum: 0 },
+  },
   WWWAuthenticate: {
-    description: "`Bearer realm=\"agents\"`, with `error=\"invalid_token\"` when a bad token was sent or `error=\"insufficient_scope\", scope=\"…\"` (RFC 6750 §3).",
+    description:
+      '`Bearer realm="agents"`, with `error="invalid_token"` when a bad token was sent or `error="insufficient_scope", scope="…"` (RFC 6750 §3).',
     schema: { type: "string" },
   },
   Allow: { description: "The methods this address accepts.", schema: { type: "string" } },
@@ -61,7 +70,11 @@ const STATUS_HEADERS: Record<number, Json> = {
   401: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
   403: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
   405: { Allow: headerRef("Allow") },
-  429: { "Retry-After": headerRef("RetryAfter"), RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimitPolicy") },
+  429: {
+    "Retry-After": headerRef("RetryAfter"),
+    RateLimit: headerRef("RateLimit"),
+    "RateLimit-Policy": headerRef("RateLimitPolicy"),
+  },
   503: { "Retry-After": headerRef("RetryAfter") },
 };
 

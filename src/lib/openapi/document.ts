@@ -17,11 +17,14 @@ type Json = Record<string, unknown>;
  */
 export function openApiDocument(ctx: DiscoveryContext): Json {
   const { service, policies } = ctx.content;
-  const root = [{ url: ctx.siteUrl, description: "The site root: health, status, the MCP server and discovery documents" }];
+  const root = [
+    { url: ctx.siteUrl, description: "The site root: health, status, the MCP server and discovery documents" },
+  ];
   const pathItems: Record<string, Json> = {};
   for (const operation of OPERATIONS) {
     const { key, atRoot } = pathKey(operation);
-    const item = (pathItems[key] ??= atRoot ? { servers: root } : {});
+    pathItems[key] ??= atRoot ? { servers: root } : {};
+    const item = pathItems[key];
     const method = operation.method.toLowerCase();
     if (method in item) throw new Error(`Two operations for ${operation.method} ${operation.path}`);
     item[method] = operationObject(operation, ctx.docsUrl);

@@ -70,7 +70,8 @@ const HEADER_PARAMETERS: Record<string, Json[]> = {
       name: "MCP-Protocol-Version",
       in: "header",
       required: false,
-      description: "The negotiated protocol revision, on every request after initialize (MCP transports). Send `Accept: application/json, text/event-stream`.",
+      description:
+        "The negotiated protocol revision, on every request after initialize (MCP transports). Send `Accept: application/json, text/event-stream`.",
       schema: { type: "string", enum: [...MCP_PROTOCOL_VERSIONS] },
     },
   ],
@@ -79,14 +80,17 @@ const HEADER_PARAMETERS: Record<string, Json[]> = {
       name: "Idempotency-Key",
       in: "header",
       required: false,
-      description: "Retrying with the same key and body returns the same checkout session instead of a second one (draft-ietf-httpapi-idempotency-key-header).",
+      description:
+        "Retrying with the same key and body returns the same checkout session instead of a second one (draft-ietf-httpapi-idempotency-key-header).",
       schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
     },
   ],
 };
 
 function rateLimitHeaders(operation: Operation): Json {
-  return operation.rateLimit ? { RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimitPolicy") } : {};
+  return operation.rateLimit
+    ? { RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimitPolicy") }
+    : {};
 }
 
 function successBody(operation: Operation): Json {
@@ -94,7 +98,8 @@ function successBody(operation: Operation): Json {
   let schema: Json;
   if (operation.response) schema = schemaRef(operation.response);
   else if (type.startsWith("text/")) schema = { type: "string" };
-  else if (type === "application/octet-stream") schema = { description: "The purchased file, served with its own media type." };
+  else if (type === "application/octet-stream")
+    schema = { description: "The purchased file, served with its own media type." };
   else schema = { type: "object" };
   const content: Json = { [type]: { schema } };
   for (const alternate of operation.alternateTypes ?? []) content[alternate] = { schema: { type: "string" } };
@@ -119,19 +124,24 @@ function responses(operation: Operation): Json {
     // An MCP notification is accepted with 202 and no body (Streamable HTTP).
     const body = status === 202 && operation.id === "callMcp" ? {} : { content: successBody(operation) };
     out[String(status)] = {
-      description: status === 202 && operation.id === "callMcp" ? "A notification was accepted; no body" : SUCCESS_DESCRIPTIONS[status] ?? "Success",
+      description:
+        status === 202 && operation.id === "callMcp"
+          ? "A notification was accepted; no body"
+          : (SUCCESS_DESCRIPTIONS[status] ?? "Success"),
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...body,
     };
   }
   // Anything unexpected is a 500 problem that reveals nothing (DESIGN §5).
-  out["default"] = problemResponseRef(500);
+  out.default = problemResponseRef(500);
   return out;
 }
 
 /** One operation object: parameters from the path template, body, every status, security, docs. */
 export function operationObject(operation: Operation, docsUrl: string): Json {
-  const parameters: Json[] = [...operation.path.matchAll(/\{([a-z_]+)\}/g)].map((match) => pathParameter(operation, match[1] ?? ""));
+  const parameters: Json[] = [...operation.path.matchAll(/\{([a-z_]+)\}/g)].map((match) =>
+    pathParameter(operation, match[1] ?? ""),
+  );
   parameters.push(...(HEADER_PARAMETERS[operation.id] ?? []));
   const object: Json = {
     operationId: operation.id,
@@ -141,13 +151,16 @@ export function operationObject(operation: Operation, docsUrl: string): Json {
     ...(parameters.length > 0 ? { parameters } : {}),
   };
   if (operation.requestSchema) {
-    object["requestBody"] = { required: operation.requestBodyOptional !== true, content: { "application/json": { schema: schemaRef(operation.requestSchema) } } };
+    object.requestBody = {
+      required: operation.requestBodyOptional !== true,
+      content: { "application/json": { schema: schemaRef(operation.requestSchema) } },
+    };
   }
-  object["responses"] = responses(operation);
+  object.responses = responses(operation);
   if (operation.authentication.type === "bearer") {
-    object["security"] = [{ agentToken: operation.authentication.scope ? [operation.authentication.scope] : [] }];
+    object.security = [{ agentToken: operation.authentication.scope ? [operation.authentication.scope] : [] }];
   }
   if (operation.rateLimit) object["x-rate-limit"] = operation.rateLimit;
-  object["externalDocs"] = { url: absolute(docsUrl, operation.docs) };
+  object.externalDocs = { url: absolute(docsUrl, operation.docs) };
   return object;
 }

@@ -16,7 +16,10 @@ export function allArtifacts(ctx: BuildContext): Artifact[] {
     ...storeArtifacts(ctx),
     ...textArtifacts(ctx),
     ...pageMarkdownArtifacts(ctx),
-    ...discoveryArtifacts(ctx, { openapi: true, mcpCard: ctx.content.service.publish.mcp_server && ctx.content.service.publish.mcp_server_card }),
+    ...discoveryArtifacts(ctx, {
+      openapi: true,
+      mcpCard: ctx.content.service.publish.mcp_server && ctx.content.service.publish.mcp_server_card,
+    }),
   ];
   const seen = new Set<string>();
   for (const artifact of artifacts) {

@@ -2,7 +2,7 @@ import type { SlugEntry } from "../../content/model.ts";
 import type { ArticleFrontmatter } from "../../schemas/article.ts";
 import type { RecordFrontmatter } from "../../schemas/record.ts";
 import { absolute, paths } from "../urls.ts";
-import { jsonArtifact, type Artifact, type BuildContext } from "./artifact.ts";
+import { type Artifact, type BuildContext, jsonArtifact } from "./artifact.ts";
 
 function articleSummary(article: SlugEntry<ArticleFrontmatter>, ctx: BuildContext) {
   return {

@@ -1,17 +1,23 @@
+import { agentsDocument } from "../discovery/agents.ts";
+import { agentsMarkdown } from "../discovery/agents-md.ts";
 import { AI_CATALOG_PATHS, aiCatalogDocument } from "../discovery/ai-catalog.ts";
 import { apiCatalogDocument } from "../discovery/api-catalog.ts";
-import { agentsMarkdown } from "../discovery/agents-md.ts";
-import { agentsDocument } from "../discovery/agents.ts";
-import { capabilitiesDocument, roadmapDocument, serviceRef, serviceStateDocument, termsDocument } from "../discovery/documents.ts";
+import {
+  capabilitiesDocument,
+  roadmapDocument,
+  serviceRef,
+  serviceStateDocument,
+  termsDocument,
+} from "../discovery/documents.ts";
+import { MCP_CARD_PATHS, serverCardDocument } from "../discovery/mcp-card.ts";
 import { pricingDocument } from "../discovery/pricing.ts";
 import { skillsIndexDocument } from "../discovery/skills.ts";
 import { fullyAvailableState } from "../discovery/state.ts";
 import { allPublishedSchemas } from "../json-schemas.ts";
-import { MCP_CARD_PATHS, serverCardDocument } from "../discovery/mcp-card.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { OPERATIONS } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
-import { jsonArtifact, TYPES, type Artifact, type BuildContext } from "./artifact.ts";
+import { type Artifact, type BuildContext, jsonArtifact, TYPES } from "./artifact.ts";
 
 /**
  * Discovery documents as the build sees them (everything available). The ones that depend on
@@ -28,10 +34,16 @@ export function discoveryArtifacts(ctx: BuildContext, extras: { openapi: boolean
     live(jsonArtifact("/agents.json", agentsDocument(ctx, state, extras), "live")),
     jsonArtifact("/terms.json", termsDocument(ctx), "discovery"),
     jsonArtifact("/roadmap.json", roadmapDocument(ctx), "discovery"),
-    jsonArtifact("/.well-known/api-catalog", apiCatalogDocument(ctx, { openapi: extras.openapi, schemaNames: [...schemas.keys()] }), "discovery", TYPES.linkset),
+    jsonArtifact(
+      "/.well-known/api-catalog",
+      apiCatalogDocument(ctx, { openapi: extras.openapi, schemaNames: [...schemas.keys()] }),
+      "discovery",
+      TYPES.linkset,
+    ),
     jsonArtifact("/api/v1", apiRootDocument(ctx), "discovery"),
   ];
-  for (const [name, schema] of schemas) artifacts.push(jsonArtifact(paths.schema(name), schema, "discovery", TYPES.schema));
+  for (const [name, schema] of schemas)
+    artifacts.push(jsonArtifact(paths.schema(name), schema, "discovery", TYPES.schema));
   artifacts.push(...agentSurfaceArtifacts(ctx, extras, live));
   if (ctx.content.service.publish.agent_skills) {
     artifacts.push(jsonArtifact("/.well-known/agent-skills/index.json", skillsIndexDocument(ctx), "discovery"));
@@ -47,7 +59,11 @@ export function discoveryArtifacts(ctx: BuildContext, extras: { openapi: boolean
  * card (at its canonical path and the scanners' aliases, the same bytes). The catalog and the card
  * follow the `mcp` switch, so they are live: the server answers them from the same functions.
  */
-function agentSurfaceArtifacts(ctx: BuildContext, extras: { openapi: boolean; mcpCard: boolean }, live: (artifact: Artifact) => Artifact): Artifact[] {
+function agentSurfaceArtifacts(
+  ctx: BuildContext,
+  extras: { openapi: boolean; mcpCard: boolean },
+  live: (artifact: Artifact) => Artifact,
+): Artifact[] {
   const state = fullyAvailableState(ctx.builtAt);
   const artifacts: Artifact[] = [{ url: "/AGENTS.md", body: agentsMarkdown(ctx), type: TYPES.markdown, cache: "docs" }];
   if (extras.openapi) artifacts.push(jsonArtifact("/openapi.json", openApiDocument(ctx), "discovery", TYPES.openapi));
@@ -69,6 +85,11 @@ function apiRootDocument(ctx: BuildContext) {
     capabilities: site("/capabilities.json"),
     api_catalog: site("/.well-known/api-catalog"),
     openapi: site("/openapi.json"),
-    operations: OPERATIONS.map((operation) => ({ id: operation.id, method: operation.method, path: operation.path, summary: operation.summary })),
+    operations: OPERATIONS.map((operation) => ({
+      id: operation.id,
+      method: operation.method,
+      path: operation.path,
+      summary: operation.summary,
+    })),
   };
 }

@@ -2,7 +2,7 @@ import type { DocEntry } from "../../content/model.ts";
 import type { DocIndexEntry, DocPage } from "../../schemas/doc.ts";
 import { sortDocs } from "../sidebar.ts";
 import { absolute, paths } from "../urls.ts";
-import { jsonArtifact, TYPES, type Artifact, type BuildContext } from "./artifact.ts";
+import { type Artifact, type BuildContext, jsonArtifact, TYPES } from "./artifact.ts";
 
 export function docIndexEntry(doc: DocEntry, ctx: BuildContext): DocIndexEntry {
   return {
@@ -20,7 +20,12 @@ export function docIndexEntry(doc: DocEntry, ctx: BuildContext): DocIndexEntry {
 
 function versionRefs(doc: DocEntry, ctx: BuildContext): DocPage["versions"] {
   return [
-    { version: doc.data.version, published_at: doc.data.published_at, superseded_at: null, url: absolute(ctx.siteUrl, paths.docJson(doc.path)) },
+    {
+      version: doc.data.version,
+      published_at: doc.data.published_at,
+      superseded_at: null,
+      url: absolute(ctx.siteUrl, paths.docJson(doc.path)),
+    },
     ...doc.archive.map((archived) => ({
       version: archived.data.version,
       published_at: archived.data.published_at,
@@ -74,14 +79,26 @@ export function docMarkdown(page: DocPage, ctx: BuildContext): string {
 
 export function docArtifacts(ctx: BuildContext): Artifact[] {
   const docs = sortDocs(ctx.content.docs);
-  const artifacts: Artifact[] = [jsonArtifact("/api/v1/docs", { data: docs.map((doc) => docIndexEntry(doc, ctx)) }, "docs")];
+  const artifacts: Artifact[] = [
+    jsonArtifact("/api/v1/docs", { data: docs.map((doc) => docIndexEntry(doc, ctx)) }, "docs"),
+  ];
   for (const doc of docs) {
     const page = docPage(doc, ctx);
     artifacts.push(jsonArtifact(paths.docJson(doc.path), page, "docs"));
-    artifacts.push({ url: paths.docMarkdown(doc.path), body: docMarkdown(page, ctx), type: TYPES.markdown, cache: "docs" });
+    artifacts.push({
+      url: paths.docMarkdown(doc.path),
+      body: docMarkdown(page, ctx),
+      type: TYPES.markdown,
+      cache: "docs",
+    });
     for (const archived of archivedDocPages(doc, ctx)) {
       artifacts.push(jsonArtifact(paths.archivedDocJson(doc.key, archived.version), archived, "docs"));
-      artifacts.push({ url: paths.archivedDocMarkdown(doc.key, archived.version), body: docMarkdown(archived, ctx), type: TYPES.markdown, cache: "docs" });
+      artifacts.push({
+        url: paths.archivedDocMarkdown(doc.key, archived.version),
+        body: docMarkdown(archived, ctx),
+        type: TYPES.markdown,
+        cache: "docs",
+      });
     }
   }
   return artifacts;

@@ -1,6 +1,6 @@
 import type { PolicyEntry } from "../../content/model.ts";
 import { absolute, paths } from "../urls.ts";
-import { jsonArtifact, TYPES, type Artifact, type BuildContext } from "./artifact.ts";
+import { type Artifact, type BuildContext, jsonArtifact, TYPES } from "./artifact.ts";
 
 export function policySummary(policy: PolicyEntry, ctx: BuildContext) {
   return {
@@ -18,7 +18,12 @@ export function policySummary(policy: PolicyEntry, ctx: BuildContext) {
 
 function versionRefs(policy: PolicyEntry, ctx: BuildContext) {
   return [
-    { version: policy.data.version, published_at: policy.data.published_at, superseded_at: null, url: absolute(ctx.siteUrl, paths.policyJson(policy.slug)) },
+    {
+      version: policy.data.version,
+      published_at: policy.data.published_at,
+      superseded_at: null,
+      url: absolute(ctx.siteUrl, paths.policyJson(policy.slug)),
+    },
     ...policy.archive.map((archived) => ({
       version: archived.data.version,
       published_at: archived.data.published_at,
@@ -38,11 +43,20 @@ function policyMarkdown(title: string, version: string, body: string): string {
 
 export function policyArtifacts(ctx: BuildContext): Artifact[] {
   const artifacts: Artifact[] = [
-    jsonArtifact("/api/v1/policies", { data: ctx.content.policies.map((policy) => policySummary(policy, ctx)) }, "docs"),
+    jsonArtifact(
+      "/api/v1/policies",
+      { data: ctx.content.policies.map((policy) => policySummary(policy, ctx)) },
+      "docs",
+    ),
   ];
   for (const policy of ctx.content.policies) {
     artifacts.push(jsonArtifact(paths.policyJson(policy.slug), policyPage(policy, ctx), "docs"));
-    artifacts.push({ url: paths.policyMarkdown(policy.slug), body: policyMarkdown(policy.data.title, policy.data.version, policy.body), type: TYPES.markdown, cache: "docs" });
+    artifacts.push({
+      url: paths.policyMarkdown(policy.slug),
+      body: policyMarkdown(policy.data.title, policy.data.version, policy.body),
+      type: TYPES.markdown,
+      cache: "docs",
+    });
     const versions = versionRefs(policy, ctx);
     for (const archived of policy.archive) {
       artifacts.push(

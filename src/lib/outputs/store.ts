@@ -1,7 +1,7 @@
 import type { ProductEntry } from "../../content/model.ts";
 import type { PublicProduct } from "../../schemas/product.ts";
 import { absolute, paths } from "../urls.ts";
-import { jsonArtifact, type Artifact, type BuildContext } from "./artifact.ts";
+import { type Artifact, type BuildContext, jsonArtifact } from "./artifact.ts";
 
 export function publicProduct(product: ProductEntry, ctx: BuildContext): PublicProduct {
   return {
@@ -28,7 +28,10 @@ export function publishedProducts(ctx: BuildContext): ProductEntry[] {
 export function storeArtifacts(ctx: BuildContext): Artifact[] {
   const products = publishedProducts(ctx);
   const categories = ctx.content.categories
-    .map((category) => ({ ...category, product_count: products.filter((product) => product.data.category === category.id).length }))
+    .map((category) => ({
+      ...category,
+      product_count: products.filter((product) => product.data.category === category.id).length,
+    }))
     .filter((category) => category.product_count > 0);
   return [
     jsonArtifact("/api/v1/products", { data: products.map((product) => publicProduct(product, ctx)) }, "docs"),

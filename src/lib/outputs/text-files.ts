@@ -1,7 +1,7 @@
 import { buildSidebar, sortDocs } from "../sidebar.ts";
 import { absolute, paths } from "../urls.ts";
-import { docPage, docMarkdown } from "./docs.ts";
-import { TYPES, type Artifact, type BuildContext } from "./artifact.ts";
+import { type Artifact, type BuildContext, TYPES } from "./artifact.ts";
+import { docMarkdown, docPage } from "./docs.ts";
 
 /** `/llms.txt` per llmstxt.org: H1, blockquote summary, then H2 file lists of Markdown links. */
 export function llmsTxt(ctx: BuildContext): string {
@@ -25,24 +25,59 @@ export function llmsTxt(ctx: BuildContext): string {
     lines.push("");
   }
   lines.push("## API and discovery", "");
-  lines.push(link("Capabilities", absolute(ctx.siteUrl, "/capabilities.json"), "every capability that works now, with endpoint, method and authentication"));
+  lines.push(
+    link(
+      "Capabilities",
+      absolute(ctx.siteUrl, "/capabilities.json"),
+      "every capability that works now, with endpoint, method and authentication",
+    ),
+  );
   lines.push(link("Agents", absolute(ctx.siteUrl, "/agents.json"), "registration, scopes and tools for agents"));
   lines.push(link("API catalog", absolute(ctx.siteUrl, "/.well-known/api-catalog"), "RFC 9727 linkset of the API"));
   lines.push(link("Pricing", absolute(ctx.siteUrl, "/pricing.json"), "plans and published prices"));
   lines.push(link("Documentation index (JSON)", absolute(ctx.siteUrl, "/api/v1/docs"), "every page with its version"));
-  lines.push(link("OpenAPI", absolute(ctx.siteUrl, "/openapi.json"), "OpenAPI 3.1 description of every endpoint, body, status and error"));
+  lines.push(
+    link(
+      "OpenAPI",
+      absolute(ctx.siteUrl, "/openapi.json"),
+      "OpenAPI 3.1 description of every endpoint, body, status and error",
+    ),
+  );
   lines.push(link("AGENTS.md", absolute(ctx.siteUrl, "/AGENTS.md"), "how an agent should work with this service"));
-  lines.push(link("AI catalog", absolute(ctx.siteUrl, "/.well-known/ai-catalog.json"), "the MCP server, the API and the skills, for agent registries"));
-  if (service.publish.agent_skills) lines.push(link("Agent skills", absolute(ctx.siteUrl, "/.well-known/agent-skills/index.json"), "step-by-step skills with digests"));
+  lines.push(
+    link(
+      "AI catalog",
+      absolute(ctx.siteUrl, "/.well-known/ai-catalog.json"),
+      "the MCP server, the API and the skills, for agent registries",
+    ),
+  );
+  if (service.publish.agent_skills)
+    lines.push(
+      link(
+        "Agent skills",
+        absolute(ctx.siteUrl, "/.well-known/agent-skills/index.json"),
+        "step-by-step skills with digests",
+      ),
+    );
   lines.push("");
   lines.push("## Policies", "");
   for (const policy of policies) {
-    lines.push(link(policy.data.title, absolute(ctx.docsUrl, paths.policyMarkdown(policy.slug)), `version ${policy.data.version}`));
+    lines.push(
+      link(
+        policy.data.title,
+        absolute(ctx.docsUrl, paths.policyMarkdown(policy.slug)),
+        `version ${policy.data.version}`,
+      ),
+    );
   }
   lines.push("", "## Optional", "");
-  lines.push(link("Full documentation in one file", absolute(ctx.siteUrl, "/llms-full.txt"), "every page, in reading order"));
+  lines.push(
+    link("Full documentation in one file", absolute(ctx.siteUrl, "/llms-full.txt"), "every page, in reading order"),
+  );
   for (const article of articles) {
-    lines.push(link(article.data.title, absolute(ctx.siteUrl, paths.articleJson(article.slug)), article.data.description));
+    lines.push(
+      link(article.data.title, absolute(ctx.siteUrl, paths.articleJson(article.slug)), article.data.description),
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -54,9 +89,28 @@ export function llmsFullTxt(ctx: BuildContext): string {
 
 /** robots.txt: everyone welcome (agents especially), capability URLs kept out of indexes, content signals stated. */
 export function robotsTxt(ctx: BuildContext): string {
-  const userFetchers = ["ChatGPT-User", "Claude-User", "Perplexity-User", "OAI-SearchBot", "Claude-SearchBot", "PerplexityBot", "GPTBot", "ClaudeBot", "Google-Extended", "CCBot", "Applebot-Extended", "Amazonbot", "meta-externalagent"];
+  const userFetchers = [
+    "ChatGPT-User",
+    "Claude-User",
+    "Perplexity-User",
+    "OAI-SearchBot",
+    "Claude-SearchBot",
+    "PerplexityBot",
+    "GPTBot",
+    "ClaudeBot",
+    "Google-Extended",
+    "CCBot",
+    "Applebot-Extended",
+    "Amazonbot",
+    "meta-externalagent",
+  ];
   // Purchase sessions and download links are capabilities (the URL is the credential): never index them.
-  const rules = ["Allow: /", "Disallow: /api/v1/store/sessions/", "Disallow: /api/v1/downloads/", "Disallow: /store/return"];
+  const rules = [
+    "Allow: /",
+    "Disallow: /api/v1/store/sessions/",
+    "Disallow: /api/v1/downloads/",
+    "Disallow: /store/return",
+  ];
   return [
     `# ${ctx.content.service.name}. Agents are welcome: start at /llms.txt or /.well-known/api-catalog.`,
     "# Content signals (https://contentsignals.org): search, AI input and AI training are all allowed.",
@@ -88,9 +142,10 @@ export function securityTxt(ctx: BuildContext): string {
 }
 
 export function sitemapXml(ctx: BuildContext, pages: readonly { path: string; lastmod: string }[]): string {
-  const escape = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const escapeXml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   const urls = pages.map(
-    (page) => `  <url><loc>${escape(absolute(ctx.docsUrl, page.path))}</loc><lastmod>${page.lastmod.slice(0, 10)}</lastmod></url>`,
+    (page) =>
+      `  <url><loc>${escapeXml(absolute(ctx.docsUrl, page.path))}</loc><lastmod>${page.lastmod.slice(0, 10)}</lastmod></url>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
 }
@@ -98,15 +153,25 @@ export function sitemapXml(ctx: BuildContext, pages: readonly { path: string; la
 /** Every HTML page people should find, with the date it last changed. */
 export function sitemapPages(ctx: BuildContext): { path: string; lastmod: string }[] {
   const { docs, policies, articles, records, resources, service } = ctx.content;
-  const latest = (dates: string[]) => dates.reduce((a, b) => (a > b ? a : b), ctx.builtAt.slice(0, 10));
+  // ISO dates sort as strings; the build date is the floor.
+  const latest = (dates: string[]) => [ctx.builtAt.slice(0, 10), ...dates].sort().at(-1) ?? ctx.builtAt;
   return [
     { path: "/", lastmod: ctx.builtAt },
     { path: paths.docsHome(), lastmod: latest(docs.map((doc) => doc.data.published_at)) },
     ...sortDocs(docs).map((doc) => ({ path: paths.doc(doc.path), lastmod: doc.data.published_at })),
     ...policies.map((policy) => ({ path: paths.policy(policy.slug), lastmod: policy.data.published_at })),
-    { path: "/articles", lastmod: latest(articles.map((article) => article.data.updated_at ?? article.data.published_at)) },
-    ...articles.map((article) => ({ path: paths.article(article.slug), lastmod: article.data.updated_at ?? article.data.published_at })),
-    ...records.map((record) => ({ path: paths.record(record.slug), lastmod: record.data.updated_at ?? record.data.published_at })),
+    {
+      path: "/articles",
+      lastmod: latest(articles.map((article) => article.data.updated_at ?? article.data.published_at)),
+    },
+    ...articles.map((article) => ({
+      path: paths.article(article.slug),
+      lastmod: article.data.updated_at ?? article.data.published_at,
+    })),
+    ...records.map((record) => ({
+      path: paths.record(record.slug),
+      lastmod: record.data.updated_at ?? record.data.published_at,
+    })),
     ...(service.publish.resources && resources.length > 0 ? [{ path: "/resources", lastmod: ctx.builtAt }] : []),
     { path: "/store", lastmod: ctx.builtAt },
     { path: "/waitlist", lastmod: ctx.builtAt },

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SurveyFile, SurveyQuestion } from "../survey.ts";
 import { boundedArray, text } from "../common.ts";
+import type { SurveyFile, SurveyQuestion } from "../survey.ts";
 
 /**
  * The body of `POST /api/v1/agents/survey`, built from `content/surveys/agent.yaml`: the answers

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailSchema, PrivacyVersionSchema, boundedArray, text } from "../common.ts";
+import { boundedArray, EmailSchema, PrivacyVersionSchema, text } from "../common.ts";
 
 export const OperatorTypeSchema = z.enum(["individual", "company", "organisation"]);
 export const AgentCapabilitySchema = z.enum(["read", "write", "deploy", "pay"]);

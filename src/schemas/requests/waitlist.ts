@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailSchema, LegendVersionSchema, PrivacyVersionSchema, boundedArray, text } from "../common.ts";
+import { boundedArray, EmailSchema, LegendVersionSchema, PrivacyVersionSchema, text } from "../common.ts";
 
 /** `POST /api/v1/waitlist`: a person joining the waiting list. */
 export const WaitlistSignupSchema = z

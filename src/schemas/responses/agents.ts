@@ -37,5 +37,9 @@ export const AgentStandingSchema = z.strictObject({
   scopes: z.array(z.string()),
   created_at: TimestampSchema,
   waitlist: z.strictObject({ joined: z.boolean(), joined_at: TimestampSchema.nullable() }),
-  survey: z.strictObject({ answered: z.boolean(), answered_at: TimestampSchema.nullable(), survey_version: z.string().nullable() }),
+  survey: z.strictObject({
+    answered: z.boolean(),
+    answered_at: TimestampSchema.nullable(),
+    survey_version: z.string().nullable(),
+  }),
 });

@@ -24,8 +24,19 @@ export const StatusSchema = z.strictObject({
 
 /** `GET /api/v1/config`: which forms and features are open, and the policy versions forms must send. */
 export const PublicConfigSchema = z.strictObject({
-  forms: z.strictObject({ waitlist: z.boolean(), agent_waitlist: z.boolean(), agent_survey: z.boolean(), agent_register: z.boolean() }),
-  features: z.strictObject({ store: z.boolean(), checks: z.boolean(), check_payments: z.boolean(), credit_packs: z.boolean(), mcp: z.boolean() }),
+  forms: z.strictObject({
+    waitlist: z.boolean(),
+    agent_waitlist: z.boolean(),
+    agent_survey: z.boolean(),
+    agent_register: z.boolean(),
+  }),
+  features: z.strictObject({
+    store: z.boolean(),
+    checks: z.boolean(),
+    check_payments: z.boolean(),
+    credit_packs: z.boolean(),
+    mcp: z.boolean(),
+  }),
   privacy_version: z.string(),
   legend_terms_version: z.string(),
   checked_at: TimestampSchema,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Stripe from "stripe";
-import { parseFormBody, text, metadataOf, list } from "./form-body.ts";
 import { FakeError, FakeStripeState, type Json } from "./fake-state.ts";
+import { list, metadataOf, parseFormBody, text } from "./form-body.ts";
 import { hostedPage } from "./hosted-page.ts";
 
 export interface SignedEvent {
@@ -40,7 +40,9 @@ export class FakeStripe {
   constructor(private readonly options: FakeStripeOptions) {}
 
   async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(this.options.port ?? 0, this.options.host ?? "127.0.0.1", resolve));
+    await new Promise<void>((resolve) =>
+      this.#server.listen(this.options.port ?? 0, this.options.host ?? "127.0.0.1", resolve),
+    );
     const address = this.#server.address();
     if (typeof address !== "object" || !address) throw new Error("the fake did not start");
     this.url = `http://${this.options.host ?? "127.0.0.1"}:${address.port}`;
@@ -61,14 +63,23 @@ export class FakeStripe {
 
   sign(event: Json): SignedEvent {
     const payload = JSON.stringify(event);
-    return { event, payload, header: Stripe.webhooks.generateTestHeaderString({ payload, secret: this.options.webhookSecret }) };
+    return {
+      event,
+      payload,
+      header: Stripe.webhooks.generateTestHeaderString({ payload, secret: this.options.webhookSecret }),
+    };
   }
 
   async #deliver(event: Json): Promise<SignedEvent> {
     const signed = this.sign(event);
     const target = this.options.deliverTo;
     if (typeof target === "function") await target(signed);
-    else if (target) await fetch(target, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signed.header }, body: signed.payload }).catch(() => undefined);
+    else if (target)
+      await fetch(target, {
+        method: "POST",
+        headers: { "content-type": "application/json", "stripe-signature": signed.header },
+        body: signed.payload,
+      }).catch(() => undefined);
     return signed;
   }
 
@@ -78,8 +89,10 @@ export class FakeStripe {
   }
 
   // Test controls: each changes the state as the buyer or the provider would, then delivers the event.
-  pay = (sessionId: string, options: { email?: string; async?: boolean } = {}) => this.#deliver(this.state.pay(sessionId, options));
-  settleAsync = (sessionId: string, outcome: "succeeded" | "failed") => this.#deliver(this.state.settleAsync(sessionId, outcome));
+  pay = (sessionId: string, options: { email?: string; async?: boolean } = {}) =>
+    this.#deliver(this.state.pay(sessionId, options));
+  settleAsync = (sessionId: string, outcome: "succeeded" | "failed") =>
+    this.#deliver(this.state.settleAsync(sessionId, outcome));
   expire = (sessionId: string) => this.#deliver(this.state.expire(sessionId));
   refund = (sessionId: string) => this.#deliver(this.state.refundSession(sessionId));
   dispute = (sessionId: string) => this.#deliver(this.state.disputeSession(sessionId));
@@ -96,10 +109,18 @@ export class FakeStripe {
       if (url.pathname.startsWith("/v1/")) return this.#api(req, res, url, body);
       if (url.pathname.startsWith("/pay/")) return await this.#hosted(req, res, url, body);
       if (url.pathname.startsWith("/_test/")) return await this.#control(res, url);
-      send(res, 404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method} ${url.pathname})` } });
+      send(res, 404, {
+        error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method} ${url.pathname})` },
+      });
     } catch (error) {
-      if (error instanceof FakeError) send(res, error.status, { error: { type: error.type, message: error.message, ...(error.code ? { code: error.code } : {}) } });
-      else send(res, 500, { error: { type: "api_error", message: error instanceof Error ? error.message : String(error) } });
+      if (error instanceof FakeError)
+        send(res, error.status, {
+          error: { type: error.type, message: error.message, ...(error.code ? { code: error.code } : {}) },
+        });
+      else
+        send(res, 500, {
+          error: { type: "api_error", message: error instanceof Error ? error.message : String(error) },
+        });
     }
   }
 
@@ -111,21 +132,31 @@ export class FakeStripe {
         this.#hanging.add(res);
         return;
       }
-      return send(res, 500, { error: { type: "api_error", message: "The fake was told to fail this call." } });
+      send(res, 500, { error: { type: "api_error", message: "The fake was told to fail this call." } });
+      return;
     }
-    if (!/^Bearer sk_(test|live)_\S+$/.test(req.headers.authorization ?? "")) throw new FakeError(401, "invalid_request_error", "No valid API key provided.");
+    if (!/^Bearer sk_(test|live)_\S+$/.test(req.headers.authorization ?? ""))
+      throw new FakeError(401, "invalid_request_error", "No valid API key provided.");
     const key = req.headers["idempotency-key"];
     const fingerprint = `${req.method} ${url.pathname} ${body}`;
     if (req.method === "POST" && typeof key === "string") {
       const previous = this.#idempotency.get(key);
       if (previous && previous.fingerprint !== fingerprint) {
-        throw new FakeError(400, "idempotency_error", "Keys for idempotent requests can only be used with the same parameters they were first used with.");
+        throw new FakeError(
+          400,
+          "idempotency_error",
+          "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+        );
       }
-      if (previous) return sendRaw(res, previous.status, previous.body);
+      if (previous) {
+        sendRaw(res, previous.status, previous.body);
+        return;
+      }
     }
     const { status, json } = this.#route(req.method ?? "GET", url, body);
     const raw = JSON.stringify(json);
-    if (req.method === "POST" && typeof key === "string") this.#idempotency.set(key, { fingerprint, status, body: raw });
+    if (req.method === "POST" && typeof key === "string")
+      this.#idempotency.set(key, { fingerprint, status, body: raw });
     sendRaw(res, status, raw);
   }
 
@@ -133,14 +164,21 @@ export class FakeStripe {
     const params = method === "GET" ? parseFormBody(url.search.slice(1)) : parseFormBody(body);
     const path = url.pathname;
     const expand = list(params.expand).map((value) => (typeof value === "string" ? value : ""));
-    if (method === "POST" && path === "/v1/checkout/sessions") return { status: 200, json: this.state.createSession(params) };
+    if (method === "POST" && path === "/v1/checkout/sessions")
+      return { status: 200, json: this.state.createSession(params) };
     const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
-    if (method === "GET" && session?.[1]) return { status: 200, json: this.state.sessionJson(session[1], expand.includes("line_items")) };
-    if (method === "POST" && path === "/v1/payment_intents") return { status: 200, json: this.state.createIntent(params) };
+    if (method === "GET" && session?.[1])
+      return { status: 200, json: this.state.sessionJson(session[1], expand.includes("line_items")) };
+    if (method === "POST" && path === "/v1/payment_intents")
+      return { status: 200, json: this.state.createIntent(params) };
     const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === "GET" && intent?.[1]) return { status: 200, json: this.state.intentJson(intent[1]) };
     if (method === "POST" && path === "/v1/refunds") {
-      const refund = this.state.refund({ payment_intent: text(params.payment_intent), charge: text(params.charge), metadata: metadataOf(params.metadata) });
+      const refund = this.state.refund({
+        payment_intent: text(params.payment_intent),
+        charge: text(params.charge),
+        metadata: metadataOf(params.metadata),
+      });
       // The provider tells the webhook later, not within the API call.
       this.#deliveries.push(new Promise((resolve) => setImmediate(resolve)).then(() => this.#deliver(refund.event)));
       return { status: 200, json: refund.refund };
@@ -173,7 +211,10 @@ export class FakeStripe {
       "payment_intents/succeed": () => this.succeedIntent(id),
     };
     if (url.pathname === "/_test/fail-next") {
-      this.failNext(Number(url.searchParams.get("count") ?? "1"), url.searchParams.get("mode") === "hang" ? "hang" : "error");
+      this.failNext(
+        Number(url.searchParams.get("count") ?? "1"),
+        url.searchParams.get("mode") === "hang" ? "hang" : "error",
+      );
       return send(res, 200, { ok: true });
     }
     const control = controls[`${kind}/${action}`];
@@ -183,7 +224,12 @@ export class FakeStripe {
 }
 
 function sendRaw(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { "content-type": "application/json", "request-id": `req_${Math.random().toString(36).slice(2)}` }).end(body);
+  res
+    .writeHead(status, {
+      "content-type": "application/json",
+      "request-id": `req_${Math.random().toString(36).slice(2)}`,
+    })
+    .end(body);
 }
 
 function send(res: ServerResponse, status: number, json: unknown): void {

@@ -6,6 +6,19 @@ function isObject(value: FormValue | undefined): value is FormObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The container the next key segment goes into: the child when it is one, else a fresh object put in its place. */
+function descend(
+  container: FormObject | FormValue[],
+  key: string | number,
+  child: FormValue,
+): FormObject | FormValue[] {
+  if (Array.isArray(child) || isObject(child)) return child;
+  const replacement: FormObject = {};
+  if (Array.isArray(container)) container[Number(key)] = replacement;
+  else container[String(key)] = replacement;
+  return replacement;
+}
+
 /**
  * `line_items[0][price_data][currency]=eur&expand[0]=line_items` → nested objects and arrays.
  * Numeric segments make arrays, as the SDK's encoder (qs, `arrayFormat: indices`) writes them.
@@ -24,12 +37,12 @@ export function parseFormBody(body: string): FormObject {
         const existing = container[position];
         const child = existing ?? fresh();
         container[position] = last ? value : child;
-        if (!last) container = Array.isArray(child) || isObject(child) ? child : (container[position] = {});
+        if (!last) container = descend(container, position, child);
       } else {
         const existing = container[segment];
         const child = existing ?? fresh();
         container[segment] = last ? value : child;
-        if (!last) container = Array.isArray(child) || isObject(child) ? child : (container[segment] = {});
+        if (!last) container = descend(container, segment, child);
       }
     });
   }
@@ -50,5 +63,7 @@ export function list(value: FormValue | undefined): FormValue[] {
 
 /** `metadata[order_id]=…` → `{order_id: "…"}` (string values only, as Stripe stores them). */
 export function metadataOf(value: FormValue | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(object(value)).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  return Object.fromEntries(
+    Object.entries(object(value)).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
 }

@@ -1,6 +1,6 @@
 import type { Json } from "./fake-state.ts";
 
-const escape = (value: unknown) => String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (value: unknown) => String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * The hosted checkout page, as plain as the real one is not: the total, an e-mail field and two
@@ -8,27 +8,28 @@ const escape = (value: unknown) => String(value).replace(/[&<>"']/g, (char) => `
  */
 export function hostedPage(session: Json): string {
   const items = session.line_items;
-  const lines = typeof items === "object" && items !== null && "data" in items && Array.isArray(items.data) ? items.data : [];
+  const lines =
+    typeof items === "object" && items !== null && "data" in items && Array.isArray(items.data) ? items.data : [];
   const total = `${(Number(session.amount_total) / 100).toFixed(2)} ${String(session.currency).toUpperCase()}`;
   const open = session.status === "open";
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Pay ${escape(total)} · Fake Stripe Checkout</title></head>
+<html lang="en"><head><meta charset="utf-8"><title>Pay ${escapeHtml(total)} · Fake Stripe Checkout</title></head>
 <body>
 <main>
 <h1>Fake Stripe Checkout</h1>
 <p>Test mode: nothing is charged.</p>
-<ul>${lines.map((line: unknown) => (typeof line === "object" && line !== null && "description" in line && "quantity" in line ? `<li>${escape(line.quantity)} × ${escape(line.description)}</li>` : "")).join("")}</ul>
-<p>Total: <strong id="total">${escape(total)}</strong></p>
+<ul>${lines.map((line: unknown) => (typeof line === "object" && line !== null && "description" in line && "quantity" in line ? `<li>${escapeHtml(line.quantity)} × ${escapeHtml(line.description)}</li>` : "")).join("")}</ul>
+<p>Total: <strong id="total">${escapeHtml(total)}</strong></p>
 ${
   open
-    ? `<form method="post" action="/pay/${escape(session.id)}">
+    ? `<form method="post" action="/pay/${escapeHtml(session.id)}">
 <label for="email">E-mail</label>
-<input id="email" name="email" type="email" value="${escape(session.customer_email ?? "buyer@example.com")}" required>
+<input id="email" name="email" type="email" value="${escapeHtml(session.customer_email ?? "buyer@example.com")}" required>
 <button type="submit" name="outcome" value="pay">Pay</button>
 <button type="submit" name="outcome" value="async">Pay by bank transfer (settles later)</button>
 </form>
-${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Cancel and go back</a></p>` : ""}`
-    : `<p role="status">This checkout is ${escape(session.status)}.</p>`
+${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Cancel and go back</a></p>` : ""}`
+    : `<p role="status">This checkout is ${escapeHtml(session.status)}.</p>`
 }
 </main>
 </body></html>`;

@@ -9,7 +9,9 @@ const webhookSecret = process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_local";
 const deliverTo = process.env.WEBHOOK_URL ?? "http://127.0.0.1:4321/api/v1/webhooks/stripe";
 const fake = await startFakeStripe({ port, webhookSecret, deliverTo });
 console.log(`Fake Stripe on ${fake.url}; events go to ${deliverTo} signed with ${webhookSecret}`);
-console.log(`Test controls: POST ${fake.url}/_test/sessions/<id>/{pay,pay-async,async-succeed,async-fail,expire,refund,dispute}, POST ${fake.url}/_test/fail-next?count=N&mode=error|hang`);
+console.log(
+  `Test controls: POST ${fake.url}/_test/sessions/<id>/{pay,pay-async,async-succeed,async-fail,expire,refund,dispute}, POST ${fake.url}/_test/fail-next?count=N&mode=error|hang`,
+);
 
 const stop = () => void fake.close().then(() => process.exit(0));
 process.on("SIGINT", stop);
