@@ -5,7 +5,7 @@ import { defineConfig } from "astro/config";
 
 // Static output for everything that can be prerendered; the pages that need runtime data (forms,
 // a readiness report, the checkout return page) opt out with `prerender = false` and are served by
-// the h3 server through @astrojs/node in middleware mode (api/routes/pages.ts).
+// the h3 server through @astrojs/node in middleware mode (api/site/page-routes.ts).
 // scripts/build.ts passes the real site and build context inline; these defaults serve `astro dev`.
 const site = process.env.DOCS_URL ?? process.env.SITE_URL ?? "http://127.0.0.1:4321";
 
@@ -17,7 +17,7 @@ export default defineConfig({
   build: { format: "file", inlineStylesheets: "always" },
   compressHTML: true,
   devToolbar: { enabled: false },
-  // Cross-site form posts are refused by the server (api/routes/pages.ts), which knows the public
+  // Cross-site form posts are refused by the server (api/site/page-routes.ts), which knows the public
   // SITE_URL; Astro's own check compares with the Host header, which is wrong behind a proxy.
   security: { checkOrigin: false },
   vite: {

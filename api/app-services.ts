@@ -1,15 +1,15 @@
 import type { z } from "zod";
 import type { Content } from "../src/content/model.ts";
+import type { AgentService } from "./agents/service.ts";
+import type { CheckPayments } from "./checks/payments.ts";
+import type { ChecksService } from "./checks/service.ts";
 import type { Database } from "./db/database.ts";
-import type { SecretRing } from "./db/settings.ts";
-import type { AgentService } from "./services/agents.ts";
-import type { CheckPayments } from "./services/check-payments.ts";
-import type { ChecksService } from "./services/checks.ts";
-import type { RateLimiter } from "./services/rate-limiter.ts";
-import type { ServiceStateMonitor } from "./services/service-state.ts";
-import type { CommerceServices } from "./services/store.ts";
-import type { TokenOwnerCache } from "./services/token-owner-cache.ts";
-import type { WaitlistService } from "./services/waitlist.ts";
+import type { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
+import type { RateLimiter } from "./platform/limits/rate-limiter.ts";
+import type { SecretRing } from "./platform/secret-ring.ts";
+import type { ServiceStateMonitor } from "./platform/state/service-state.ts";
+import type { CommerceServices } from "./store/services.ts";
+import type { WaitlistService } from "./waitlists/service.ts";
 
 /** Everything the routes call; built by `composeServices` (api/compose.ts). */
 export interface AppServices {

@@ -1,20 +1,25 @@
 import { getContent } from "../src/content/load-content.ts";
 import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
 import { buildAgentSurveySchema } from "../src/schemas/requests/agent-survey.ts";
+import { AgentService } from "./agents/service.ts";
 import type { AppServices } from "./app-services.ts";
+import type { ChecksService } from "./checks/service.ts";
+import { createCheckServices } from "./checks/services.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
-import { loadSecretRing } from "./db/settings.ts";
-import type { Logger } from "./log.ts";
-import { AgentService } from "./services/agents.ts";
-import { createCheckServices } from "./services/check-services.ts";
-import type { ChecksService } from "./services/checks.ts";
-import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, ratePolicies } from "./services/rate-limiter.ts";
-import { ServiceStateMonitor } from "./services/service-state.ts";
-import { createCommerceServices } from "./services/store.ts";
-import { TokenOwnerCache } from "./services/token-owner-cache.ts";
-import { WaitlistService } from "./services/waitlist.ts";
+import { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
+import {
+  DatabaseRateLimitStore,
+  MemoryRateLimitStore,
+  RateLimiter,
+  ratePolicies,
+} from "./platform/limits/rate-limiter.ts";
+import type { Logger } from "./platform/log.ts";
+import { loadSecretRing } from "./platform/secret-ring.ts";
+import { ServiceStateMonitor } from "./platform/state/service-state.ts";
+import { createCommerceServices } from "./store/services.ts";
+import { WaitlistService } from "./waitlists/service.ts";
 
 export interface ComposeOptions {
   /** DNS for the readiness checker (tests make fixture names resolve). */

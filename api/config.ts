@@ -96,7 +96,7 @@ export interface Config {
   privateFilesDir: string;
   database: { url: string; authToken: string | undefined; timeoutMs: number };
   serverSecret: string | undefined;
-  /** From SERVER_SECRET_PREVIOUS; joined with the database's previous keys into the ring (api/db/settings.ts). */
+  /** From SERVER_SECRET_PREVIOUS; joined with the database's previous keys into the ring (api/platform/secret-ring.ts). */
   serverSecretPrevious: string[];
   rateLimit: { store: "memory" | "database"; overrides: Record<string, { limit: number; windowSeconds: number }> };
   trustProxy: boolean;

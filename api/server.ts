@@ -2,16 +2,16 @@ import { createServer } from "node:http";
 import { toNodeHandler } from "h3/node";
 import { createApp } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
+import { startCommerceJobs } from "./background-jobs.ts";
 import { composeServices } from "./compose.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { documentHeadersFor } from "./http/document-headers.ts";
-import { withHotRoutes } from "./http/hot-routes.ts";
-import { createLogger } from "./log.ts";
-import { StdoutOncePerTurn } from "./log-output.ts";
-import { loadAstroHandler } from "./pages/astro-handler.ts";
-import { agentStandingHotRoute } from "./routes/agent-standing-hot.ts";
-import { startCommerceJobs } from "./services/commerce-jobs.ts";
-import { loadSiteFiles } from "./static/site-files.ts";
+import { agentStandingHotRoute } from "./fast-path/agent-standing.ts";
+import { withHotRoutes } from "./fast-path/hot-routes.ts";
+import { documentHeadersFor } from "./platform/http/document-headers.ts";
+import { createLogger } from "./platform/log.ts";
+import { StdoutOncePerTurn } from "./platform/log-output.ts";
+import { loadAstroHandler } from "./site/astro-handler.ts";
+import { loadSiteFiles } from "./site/site-files.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.

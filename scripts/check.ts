@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
-import { TargetNotAllowedError } from "../api/checks/address-guard.ts";
-import { type CheckProgress, runReadinessCheck } from "../api/checks/run-check.ts";
-import { parseProfiles } from "../api/checks/scoring.ts";
-import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/settings.ts";
+import { TargetNotAllowedError } from "../api/checks/engine/fetch/address-guard.ts";
+import { type CheckProgress, runReadinessCheck } from "../api/checks/engine/run-check.ts";
+import { parseProfiles } from "../api/checks/engine/scoring.ts";
+import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/engine/settings.ts";
 import { ConfigError, loadConfig } from "../api/config.ts";
 import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 

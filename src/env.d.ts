@@ -2,7 +2,7 @@
 
 declare namespace App {
   interface Locals {
-    /** Present when the page is rendered on demand by the server (api/routes/pages.ts). */
+    /** Present when the page is rendered on demand by the server (api/site/page-routes.ts). */
     services?: import("./lib/page-services.ts").PageServices;
   }
 }

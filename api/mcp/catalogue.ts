@@ -5,11 +5,11 @@ import { isOperationAvailable, type ServiceState } from "../../src/lib/discovery
 import { findOperation } from "../../src/lib/registry.ts";
 import type { ToolDescription } from "../../src/schemas/mcp.ts";
 import type { ServiceSettings } from "../../src/schemas/service.ts";
+import { agentTools } from "../agents/tools.ts";
 import type { AppServices } from "../app-services.ts";
-import { agentTools } from "./agent-tools.ts";
-import { checkTools } from "./check-tools.ts";
+import { checkTools } from "../checks/tools.ts";
+import type { Tool } from "../platform/mcp-tool.ts";
 import { contentTools } from "./content-tools.ts";
-import type { Tool } from "./tool.ts";
 
 /** The active tools described once: for `/api/v1/tools`, and (parsed by the SDK's own schema) for `tools/list`. */
 export interface ToolListing {

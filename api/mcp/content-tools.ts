@@ -11,8 +11,8 @@ import { PricingDocumentSchema, ServiceStateDocumentSchema } from "../../src/sch
 import { DocIndexSchema, DocPageSchema, DocPathSchema } from "../../src/schemas/doc.ts";
 import { PolicyPageSchema } from "../../src/schemas/policy.ts";
 import { ProductIndexSchema } from "../../src/schemas/product.ts";
-import { ApiProblem } from "../http/problem.ts";
-import { defineTool, READ_ONLY, type Tool } from "./tool.ts";
+import { defineTool, READ_ONLY, type Tool } from "../platform/mcp-tool.ts";
+import { ApiProblem } from "../platform/problem.ts";
 
 /** Read-only tools over the published content: the same documents the static API serves, from the same functions. */
 export function contentTools(content: Content): Tool[] {

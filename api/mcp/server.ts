@@ -8,11 +8,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpServerInfo } from "../../src/lib/discovery/mcp-card.ts";
 import { isUnavailableError } from "../db/database.ts";
-import { requireAvailable } from "../http/guard.ts";
-import { ApiProblem, problemBody } from "../http/problem.ts";
-import type { Logger } from "../log.ts";
+import { requireAvailable } from "../platform/availability.ts";
+import type { Logger } from "../platform/log.ts";
+import type { ToolContext } from "../platform/mcp-tool.ts";
+import { ApiProblem, problemBody } from "../platform/problem.ts";
 import type { ToolListing } from "./catalogue.ts";
-import type { ToolContext } from "./tool.ts";
 
 export const REVISION_META = "dev.agentready/revision";
 

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { AgentService, type IssuedToken } from "../../api/agents/service.ts";
 import {
   findAgent,
   listAgents,
@@ -7,8 +8,7 @@ import {
   setTrust,
   TRUST_LEVELS,
   type Trust,
-} from "../../api/db/agents.ts";
-import { AgentService, type IssuedToken } from "../../api/services/agents.ts";
+} from "../../api/agents/sql.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
 import { AGENT_SCOPES } from "../../src/lib/registry.ts";

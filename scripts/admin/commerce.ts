@@ -1,6 +1,6 @@
-import { loadSecretRing } from "../../api/db/settings.ts";
-import { createLogger } from "../../api/log.ts";
-import { type CommerceServices, createCommerceServices } from "../../api/services/store.ts";
+import { createLogger } from "../../api/platform/log.ts";
+import { loadSecretRing } from "../../api/platform/secret-ring.ts";
+import { type CommerceServices, createCommerceServices } from "../../api/store/services.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import type { AdminContext } from "./context.ts";
 

@@ -1,9 +1,9 @@
 import { defineCommand } from "citty";
-import { checkerSettingsFromConfig } from "../../api/checks/settings.ts";
-import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/db/credits.ts";
-import { loadSecretRing } from "../../api/db/settings.ts";
-import { ChecksService } from "../../api/services/checks.ts";
-import { creditCodeHashes, normaliseCreditCode } from "../../api/services/credit-codes.ts";
+import { creditCodeHashes, normaliseCreditCode } from "../../api/checks/credit-codes.ts";
+import { checkerSettingsFromConfig } from "../../api/checks/engine/settings.ts";
+import { ChecksService } from "../../api/checks/service.ts";
+import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/checks/sql/credits.ts";
+import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { listOutbox, type MailState, makeMailDueNow } from "../../api/db/mail-outbox.ts";
+import { listOutbox, type MailState, makeMailDueNow } from "../../api/mail/outbox-sql.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 
 /** Loaded only when used: the payment SDK and mail libraries would slow every other command's start. */

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { retireStoredPreviousSecrets, rotateStoredSecret } from "../../api/db/settings.ts";
+import { retireStoredPreviousSecrets, rotateStoredSecret } from "../../api/platform/secret-ring.ts";
 import { AdminError, withDatabase } from "./context.ts";
 
 // Neither command ever prints a secret: their output ends up in terminals, shell history and tickets.

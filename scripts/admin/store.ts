@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
-import { listOutbox } from "../../api/db/mail-outbox.ts";
-import { extendEntitlement, restoreEntitlement, revokeEntitlementByStaff } from "../../api/db/store-entitlements.ts";
-import { DELIVERY_STATES, listOrders, type OrderRecord } from "../../api/db/store-orders.ts";
-import { findOrderByReference, resendDeliveryMail } from "../../api/services/store-staff.ts";
+import { listOutbox } from "../../api/mail/outbox-sql.ts";
+import { extendEntitlement, restoreEntitlement, revokeEntitlementByStaff } from "../../api/store/sql/entitlements.ts";
+import { DELIVERY_STATES, listOrders, type OrderRecord } from "../../api/store/sql/orders.ts";
+import { findOrderByReference, resendDeliveryMail } from "../../api/store/staff.ts";
 import { formatMoney } from "../../src/lib/money.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
 

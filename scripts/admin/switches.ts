@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { listSwitches, setSwitch } from "../../api/db/switches.ts";
+import { listSwitches, setSwitch } from "../../api/platform/state/switches-sql.ts";
 import { SWITCH_NAMES, type SwitchName } from "../../src/lib/switches.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
 

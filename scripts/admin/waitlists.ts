@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
-import { countRows, exportAgentWaitlist, exportSignups } from "../../api/db/waitlists.ts";
+import { countRows, exportAgentWaitlist, exportSignups } from "../../api/waitlists/sql.ts";
 import { printRows, withDatabase } from "./context.ts";
 
 /** RFC 4180 CSV; cells that a spreadsheet would run as formulas are prefixed with a quote (OWASP CSV injection). */

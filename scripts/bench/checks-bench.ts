@@ -1,8 +1,8 @@
 import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { runReadinessCheck } from "../../api/checks/run-check.ts";
-import { defineCheckerSettings } from "../../api/checks/settings.ts";
+import { runReadinessCheck } from "../../api/checks/engine/run-check.ts";
+import { defineCheckerSettings } from "../../api/checks/engine/settings.ts";
 import { startAgentReadySite } from "../../test/fixtures/sites/agent-ready.ts";
 
 const FIXTURE_PROCESS_FLAG = "CHECKS_BENCH_FIXTURE";

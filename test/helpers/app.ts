@@ -7,8 +7,8 @@ import { createApp } from "../../api/app.ts";
 import type { AppServices } from "../../api/app-services.ts";
 import { type ComposeOptions, composeServices } from "../../api/compose.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
-import { createLogger } from "../../api/log.ts";
-import type { SiteFiles } from "../../api/static/site-files.ts";
+import { createLogger } from "../../api/platform/log.ts";
+import type { SiteFiles } from "../../api/site/site-files.ts";
 import { builtSite } from "./site.ts";
 
 export interface TestApp {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { inject } from "vitest";
-import { loadSiteFiles, type SiteFiles } from "../../api/static/site-files.ts";
+import { loadSiteFiles, type SiteFiles } from "../../api/site/site-files.ts";
 
 let sitePromise: Promise<SiteFiles | null> | undefined;
 

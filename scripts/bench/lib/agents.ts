@@ -1,7 +1,7 @@
+import { AgentService } from "../../../api/agents/service.ts";
 import { loadConfig } from "../../../api/config.ts";
 import { Database } from "../../../api/db/database.ts";
 import { migrate } from "../../../api/db/migrate.ts";
-import { AgentService } from "../../../api/services/agents.ts";
 
 /** Registers `count` agents straight into the database (so a load run measures only its own requests) and returns their tokens. */
 export async function seedAgents(databaseUrl: string, count: number, privacyVersion: string): Promise<string[]> {

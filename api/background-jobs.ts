@@ -1,0 +1,28 @@
+import type { AppServices } from "./app-services.ts";
+import { BackgroundJob } from "./platform/background-job.ts";
+import type { Logger } from "./platform/log.ts";
+
+/**
+ * The server's background work for the store: sending the e-mail outbox (only with SMTP_URL; without
+ * it messages wait, see `npm run admin -- outbox list`) and retrying automatic refunds the provider
+ * could not take when they were due (only with payments). Every instance may run these: rows are
+ * claimed in the database and refunds carry idempotency keys.
+ */
+export function startCommerceJobs(
+  services: Pick<AppServices, "mail" | "payments" | "store">,
+  log: Logger,
+  intervals = { mailMs: 2_000, refundsMs: 60_000 },
+): { stop: () => Promise<void> } {
+  const jobs: BackgroundJob[] = [];
+  if (services.mail.configured) {
+    const mail = new BackgroundJob("mail-outbox", () => services.mail.deliverDue(), log);
+    mail.start(intervals.mailMs);
+    jobs.push(mail);
+  }
+  if (services.payments) {
+    const refunds = new BackgroundJob("store-refunds", () => services.store.fulfilment.retryPendingRefunds(), log);
+    refunds.start(intervals.refundsMs);
+    jobs.push(refunds);
+  }
+  return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
+}

@@ -1,0 +1,53 @@
+import type { CheckCategory, CheckStatus, Profile, Severity } from "../../../src/schemas/report.ts";
+import type { DocumentContext } from "./documents/document.ts";
+import type { SiteFacts } from "./site-facts.ts";
+
+export interface CheckOutcome {
+  status: CheckStatus;
+  message: string;
+}
+
+/** What a check sees while it runs: the target, its own evidence trail, the soft-404 fingerprints, and more. */
+export interface CheckContext extends DocumentContext {
+  now: Date;
+  /** Random per scan, so probe paths such as `/__nonexistent-<token>` cannot be cached or special-cased. */
+  scanToken: string;
+  /** What the scan learnt before the checks ran (found documents, inferred profiles). */
+  facts: SiteFacts;
+}
+
+export interface CheckDefinition {
+  /** Stable across suite versions; never reused for a different rule. */
+  id: string;
+  title: string;
+  category: CheckCategory;
+  severity: Severity;
+  /** The profiles a check is meant for; anything else makes it `n/a`. */
+  profiles: readonly Profile[] | "all";
+  remediation: string;
+  /** A copy-paste instruction for a coding agent. */
+  prompt: string;
+  specUrls: readonly string[];
+  run(context: CheckContext): Promise<CheckOutcome>;
+}
+
+export function defineCheck(definition: CheckDefinition): CheckDefinition {
+  return definition;
+}
+
+export const pass = (message: string): CheckOutcome => ({ status: "pass", message });
+export const warn = (message: string): CheckOutcome => ({ status: "warn", message });
+export const fail = (message: string): CheckOutcome => ({ status: "fail", message });
+export const notApplicable = (message: string): CheckOutcome => ({ status: "n/a", message });
+export const scanError = (message: string): CheckOutcome => ({ status: "error", message });
+
+/** Joins problems into one line: the first few, then a count. */
+export function listProblems(problems: readonly string[], limit = 3): string {
+  const shown = problems.slice(0, limit).join("; ");
+  return problems.length > limit ? `${shown}; and ${problems.length - limit} more` : shown;
+}
+
+/** HTTPS, or plain HTTP on the allow-listed local origin being checked (fixtures and local work have no TLS). */
+export function isSecureOrLocal(context: CheckContext, url: URL): boolean {
+  return url.protocol === "https:" || (context.target.allowListed && url.origin === context.target.origin);
+}

@@ -1,0 +1,117 @@
+import type { EvidenceTrail } from "../evidence.ts";
+import { bodyDigest } from "../fetch/body-digest.ts";
+import type { ScanResponse } from "../fetch/fetcher.ts";
+import type { CheckTarget } from "../fetch/target.ts";
+import { type JsonParseResult, parseJson } from "../parse/json.ts";
+import { answersUsefully, isHtmlResponse, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
+
+export interface DocumentContext {
+  target: CheckTarget;
+  trail: EvidenceTrail;
+  /** Digests of the 2xx bodies the site serves for paths that cannot exist (see http.soft404). */
+  fallbacks: ReadonlySet<string>;
+}
+
+/**
+ * - found: a 2xx that is not an HTML page standing in for the document
+ * - missing: a 4xx (RFC 9309 reads a missing robots.txt the same way)
+ * - fallback: a 2xx that is not the document: an HTML page where JSON/text/XML was expected, or the very body the site
+ *   serves for paths that cannot exist (an SPA shell or catch-all; http.soft404's probes provide the fingerprints)
+ * - broken: a 5xx, or a redirect chain longer than the scan follows
+ */
+export type DocumentState = "found" | "missing" | "fallback" | "broken";
+
+export interface FetchedDocument {
+  url: string;
+  response: ScanResponse;
+  state: DocumentState;
+}
+
+export interface JsonDocument extends FetchedDocument {
+  /** Set when the document was found. */
+  json: JsonParseResult | null;
+}
+
+/** The body is what the site answers for a path that cannot exist. */
+export function isFallbackBody(context: DocumentContext, response: ScanResponse): boolean {
+  return isSuccess(response) && context.fallbacks.size > 0 && context.fallbacks.has(bodyDigest(response));
+}
+
+/** A linked target answers with something real: 2xx, not an HTML page at a document path, not the site's fallback body. */
+export function targetAnswers(context: DocumentContext, response: ScanResponse): boolean {
+  return answersUsefully(response) && !isFallbackBody(context, response);
+}
+
+export function classifyResponse(
+  context: DocumentContext,
+  response: ScanResponse,
+  options: { htmlExpected?: boolean } = {},
+): DocumentState {
+  if (response.status >= 200 && response.status < 300) {
+    if (options.htmlExpected === true) return "found";
+    return isHtmlResponse(response) || isFallbackBody(context, response) ? "fallback" : "found";
+  }
+  if (response.status >= 400 && response.status < 500) return "missing";
+  return "broken";
+}
+
+export function pathUrl(context: DocumentContext, path: string): string {
+  return new URL(path, context.target.root).href;
+}
+
+export async function fetchDocument(context: DocumentContext, url: string, accept: string): Promise<FetchedDocument> {
+  const response = await context.trail.get(url, { accept });
+  return { url, response, state: classifyResponse(context, response) };
+}
+
+/**
+ * The first candidate that is not missing: an HTML fallback or a server error stops the search as well. When all are
+ * missing, the first (canonical) location is reported.
+ */
+export async function firstPresent(
+  context: DocumentContext,
+  urls: readonly string[],
+  accept: string,
+): Promise<FetchedDocument> {
+  let first: FetchedDocument | null = null;
+  for (const url of urls) {
+    const document = await fetchDocument(context, url, accept);
+    if (document.state !== "missing") return document;
+    first ??= document;
+  }
+  if (first === null) throw new Error("firstPresent needs at least one candidate");
+  return first;
+}
+
+export async function fetchJsonDocument(context: DocumentContext, url: string, accept: string): Promise<JsonDocument> {
+  const document = await fetchDocument(context, url, accept);
+  return withJson(document);
+}
+
+export function withJson(document: FetchedDocument): JsonDocument {
+  return { ...document, json: document.state === "found" ? parseJson(document.response.text) : null };
+}
+
+/** A one-line account of why a document is not usable. */
+export function describeState(document: FetchedDocument, name: string): string {
+  const { response } = document;
+  const where = new URL(document.url).pathname;
+  switch (document.state) {
+    case "found":
+      return `${name} answers ${response.status} ${mediaTypeOf(response) || "without a Content-Type"}`;
+    case "missing":
+      return `${name} is missing (${response.status} at ${where})`;
+    case "fallback":
+      return isHtmlResponse(response)
+        ? `${name} answers ${response.status} with an HTML page (an SPA fallback or soft 404), not the document`
+        : `${name} answers ${response.status} with the same body as a path that cannot exist (a catch-all), not the document`;
+    case "broken":
+      return response.status >= 300 && response.status < 400
+        ? `${name} redirects more than the scan follows (${response.redirects.length} hops)`
+        : `${name} answers ${response.status} at ${where}`;
+  }
+}
+
+export const ACCEPT_JSON = "application/json";
+export const ACCEPT_TEXT = "text/plain, text/markdown;q=0.9, */*;q=0.1";
+export const ACCEPT_HTML = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8";

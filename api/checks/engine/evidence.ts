@@ -1,0 +1,175 @@
+import type { Evidence } from "../../../src/schemas/report.ts";
+import type { ScanFetcher, ScanRequest, ScanResponse } from "./fetch/fetcher.ts";
+import { formatBytes } from "./fetch/read-body.ts";
+import { ScanFetchError } from "./fetch/scan-fetch-error.ts";
+import { mediaTypeOf } from "./parse/media-type.ts";
+
+const REQUEST_HEADERS_SHOWN = ["accept", "if-none-match", "content-type", "mcp-protocol-version", "mcp-session-id"];
+const RESPONSE_HEADERS_SHOWN = [
+  "content-type",
+  "content-length",
+  "content-encoding",
+  "location",
+  "link",
+  "vary",
+  "cache-control",
+  "etag",
+  "last-modified",
+  "access-control-allow-origin",
+  "access-control-allow-methods",
+  "access-control-expose-headers",
+  "strict-transport-security",
+  "content-security-policy",
+  "x-content-type-options",
+  "x-frame-options",
+  "referrer-policy",
+  "x-robots-tag",
+  "ratelimit",
+  "ratelimit-policy",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "retry-after",
+  "www-authenticate",
+  "allow",
+  "mcp-session-id",
+  "x-markdown-tokens",
+  "content-signal",
+];
+const EXCERPT_LIMIT = 500;
+
+function pick(headers: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = headers[name];
+    if (value !== undefined) picked[name] = value.length > 300 ? `${value.slice(0, 299)}…` : value;
+  }
+  return picked;
+}
+
+function excerpt(response: ScanResponse): string {
+  const essence = mediaTypeOf(response);
+  const binary = /^(image|audio|video|font)\//.test(essence) || /(gzip|zip|octet-stream|tar)/.test(essence);
+  if (binary) return `[${formatBytes(response.body.length)} of ${essence}]`;
+  let text = response.text.slice(0, EXCERPT_LIMIT);
+  if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1);
+  return text;
+}
+
+export function describeResponse(response: ScanResponse): string {
+  const essence = mediaTypeOf(response);
+  const redirects = response.redirects.length === 0 ? "" : ` after ${response.redirects.length} redirect(s)`;
+  const size = response.method === "HEAD" ? "" : `, ${formatBytes(response.body.length)}`;
+  return `${response.status}${essence === "" ? ", no Content-Type" : ` ${essence}`}${size}${redirects}`;
+}
+
+/**
+ * The evidence of one check: every request it relied on (sent or reused from the scan's cache), the response, and a
+ * one-line finding the check can replace with its own conclusion.
+ */
+export class EvidenceTrail {
+  readonly entries: Evidence[] = [];
+  private readonly sources: Array<ScanResponse | null> = [];
+  private readonly fetcher: ScanFetcher;
+  /** The scanner's own User-Agent, which probes that pose as a bot append to theirs. */
+  readonly userAgent: string;
+
+  /** The origin being checked. */
+  private readonly origin: string;
+
+  constructor(fetcher: ScanFetcher, userAgent: string, origin: string) {
+    this.fetcher = fetcher;
+    this.userAgent = userAgent;
+    this.origin = origin;
+  }
+
+  get(url: string | URL, headers?: Readonly<Record<string, string>>): Promise<ScanResponse> {
+    return this.request({ method: "GET", url, ...(headers === undefined ? {} : { headers }) });
+  }
+
+  async request(request: ScanRequest): Promise<ScanResponse> {
+    const method = request.method ?? "GET";
+    const shownHeaders = pick(request.headers ?? {}, REQUEST_HEADERS_SHOWN);
+    const agent = request.headers?.["user-agent"];
+    if (agent !== undefined && agent !== this.userAgent) shownHeaders["user-agent"] = agent;
+    const shownRequest = { method, url: new URL(request.url).href, headers: shownHeaders };
+    try {
+      const { response, reused } = await this.fetcher.fetch(request);
+      this.push(response, {
+        request: shownRequest,
+        response: {
+          status: response.status,
+          url: response.url,
+          redirects: [...response.redirects],
+          headers: pick(response.headers, RESPONSE_HEADERS_SHOWN),
+          excerpt: excerpt(response),
+        },
+        error: null,
+        reused,
+        finding: describeResponse(response),
+      });
+      return response;
+    } catch (error) {
+      if (!(error instanceof ScanFetchError)) throw error;
+      const failure = error;
+      const answered = failure.response;
+      this.push(null, {
+        request: shownRequest,
+        response:
+          answered === null
+            ? null
+            : {
+                status: answered.status,
+                url: failure.url,
+                redirects: [],
+                headers: pick(answered.headers, RESPONSE_HEADERS_SHOWN),
+                excerpt: "",
+              },
+        error: failure.message,
+        reused: false,
+        finding: `no usable response (${failure.kind})`,
+      });
+      throw failure;
+    }
+  }
+
+  /**
+   * Whether a URL answers. On the checked origin one GET serves every check that needs the URL (a scan is capped in
+   * requests, and the fetcher reuses a GET whatever the Accept when the response does not vary on it). Elsewhere it is
+   * HEAD first, then GET when HEAD is answered with something other than success or a definite 404/410 (some servers
+   * mishandle HEAD).
+   */
+  async resolve(url: string | URL, options: { accept?: string; sample?: boolean } = {}): Promise<ScanResponse> {
+    const target = new URL(url);
+    const sample = options.sample === true ? { sample: true } : {};
+    const earlier = this.fetcher.peekGet(target);
+    if (earlier !== undefined) {
+      const accept = await earlier.then(
+        (response) => response.requestHeaders.accept ?? "*/*",
+        () => "*/*",
+      );
+      return this.request({ url: target, headers: { accept }, ...sample });
+    }
+    if (target.origin === this.origin)
+      return this.request({ url: target, headers: { accept: options.accept ?? "*/*" }, ...sample });
+    const head = await this.request({ method: "HEAD", url: target, ...sample });
+    if ((head.status >= 200 && head.status < 300) || head.status === 404 || head.status === 410) return head;
+    return this.request({ url: target, ...sample });
+  }
+
+  /** The scan already fetched this URL with GET, so resolving it costs nothing. */
+  hasFetched(url: string | URL): boolean {
+    return this.fetcher.peekGet(url) !== undefined;
+  }
+
+  /** Replaces the finding of the latest entry that recorded `response`. */
+  note(response: ScanResponse, finding: string): void {
+    const index = this.sources.lastIndexOf(response);
+    const entry = index === -1 ? undefined : this.entries[index];
+    if (entry !== undefined) entry.finding = finding;
+  }
+
+  private push(source: ScanResponse | null, entry: Evidence): void {
+    this.sources.push(source);
+    this.entries.push(entry);
+  }
+}

@@ -1,0 +1,137 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import { type CheckerSettings, effectivePort, isAllowListed } from "../settings.ts";
+
+export type TargetRefusalReason = "malformed" | "scheme" | "userinfo" | "port" | "non-public-address" | "unresolvable";
+
+/** A target or redirect hop the checker refuses to reach; the API answers it with a 422 `target-not-allowed`. */
+export class TargetNotAllowedError extends Error {
+  override name = "TargetNotAllowedError";
+  readonly reason: TargetRefusalReason;
+  readonly target: string;
+
+  constructor(reason: TargetRefusalReason, message: string, target: string) {
+    super(message);
+    this.reason = reason;
+    this.target = target;
+  }
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves every A and AAAA record of a name; injectable so tests can make a name resolve to a private address. */
+export type HostLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+export const systemLookup: HostLookup = async (hostname) => {
+  const results = await dnsLookup(hostname, { all: true, verbatim: true });
+  return results.map((result) => ({ address: result.address, family: result.family === 6 ? 6 : 4 }));
+};
+
+// ipaddr.js names every special-purpose block (IANA registries); anything but "unicast" is off limits (OWASP SSRF
+// cheat sheet, case 2).
+const RANGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  unspecified: "an unspecified address",
+  broadcast: "a broadcast address",
+  multicast: "a multicast address",
+  linkLocal: "a link-local address (this range holds cloud metadata services)",
+  loopback: "a loopback address",
+  carrierGradeNat: "a carrier-grade NAT address (RFC 6598)",
+  private: "a private address (RFC 1918)",
+  reserved: "a reserved address",
+  uniqueLocal: "a unique local address (RFC 4193)",
+  "6to4": "a 6to4 address that can embed a private IPv4 address",
+  teredo: "a Teredo tunnel address",
+  rfc6145: "an IPv4-translated address",
+  rfc6052: "an IPv4-embedded address",
+};
+
+/** Why an address is not a public unicast address, or null when it is. */
+export function describeNonPublicAddress(address: string): string | null {
+  const bare = address.replace(/^\[|\]$/g, "");
+  if (!ipaddr.isValid(bare)) return `${address} is not an IP address`;
+  const parsed = ipaddr.process(bare);
+  const range = parsed.range();
+  if (range === "unicast") return null;
+  const description = RANGE_DESCRIPTIONS[range] ?? `a non-public address (${range})`;
+  const canonical = parsed.toString();
+  return ipaddr.parse(bare).kind() !== parsed.kind()
+    ? `${bare} is an IPv4-mapped form of ${canonical}, ${description}`
+    : `${canonical} is ${description}`;
+}
+
+/**
+ * Names that are never public, judged before any DNS (a resolver may be configured to answer
+ * them with anything): RFC 6761 §6.3 `localhost`, RFC 6762 `.local`, RFC 8375 `.home.arpa`, and
+ * ICANN's reserved `.internal`.
+ */
+export function describeReservedName(hostname: string): string | null {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return `${name} is a loopback name (RFC 6761)`;
+  const suffix = [".local", ".home.arpa", ".internal"].find(
+    (candidate) => name.endsWith(candidate) || name === candidate.slice(1),
+  );
+  return suffix ? `${name} is a private network name (${suffix} is never public)` : null;
+}
+
+export interface VettedDestination {
+  /** The host without IPv6 brackets, as the connect-time lookup sees it. */
+  hostname: string;
+  addresses: readonly ResolvedAddress[];
+  literal: boolean;
+  allowListed: boolean;
+}
+
+/**
+ * Checks one URL before any connection: scheme, userinfo, port, and every address the name resolves to.
+ * A literal IP skips DNS, and so also skips the connect-time lookup: it has to be judged here.
+ */
+export async function vetDestination(
+  url: URL,
+  settings: CheckerSettings,
+  lookup: HostLookup,
+): Promise<VettedDestination> {
+  const shown = url.href;
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TargetNotAllowedError(
+      "scheme",
+      `only http and https can be checked, not ${url.protocol.replace(/:$/, "")}`,
+      shown,
+    );
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new TargetNotAllowedError("userinfo", "URLs with a user name or password are not checked", shown);
+  }
+  const allowListed = isAllowListed(url, settings);
+  const port = effectivePort(url);
+  if (!allowListed && port !== 80 && port !== 443) {
+    throw new TargetNotAllowedError("port", `port ${port} is not checked: only 80 and 443 are`, shown);
+  }
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  const family = isIP(hostname);
+  if (family !== 0) {
+    const why = describeNonPublicAddress(hostname);
+    if (why !== null && !allowListed) throw new TargetNotAllowedError("non-public-address", why, shown);
+    return { hostname, addresses: [{ address: hostname, family: family === 6 ? 6 : 4 }], literal: true, allowListed };
+  }
+  const reserved = describeReservedName(hostname);
+  if (reserved !== null && !allowListed) throw new TargetNotAllowedError("non-public-address", reserved, shown);
+  let addresses: readonly ResolvedAddress[];
+  try {
+    addresses = await lookup(hostname);
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
+    throw new TargetNotAllowedError("unresolvable", `${hostname} does not resolve${code}`, shown);
+  }
+  if (addresses.length === 0) throw new TargetNotAllowedError("unresolvable", `${hostname} does not resolve`, shown);
+  if (!allowListed) {
+    for (const { address } of addresses) {
+      const why = describeNonPublicAddress(address);
+      if (why !== null) throw new TargetNotAllowedError("non-public-address", `${hostname} resolves to ${why}`, shown);
+    }
+  }
+  return { hostname, addresses, literal: false, allowListed };
+}

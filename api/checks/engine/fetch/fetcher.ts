@@ -1,0 +1,305 @@
+import { type Agent, fetch } from "undici";
+import type { CheckerSettings } from "../settings.ts";
+import {
+  type HostLookup,
+  type ResolvedAddress,
+  systemLookup,
+  type VettedDestination,
+  vetDestination,
+} from "./address-guard.ts";
+import { createPinnedAgent } from "./pinned-agent.ts";
+import { readLimitedBody } from "./read-body.ts";
+import { RequestSlots } from "./request-slots.ts";
+import { ScanFetchError, toScanFetchError } from "./scan-fetch-error.ts";
+
+export type ScanMethod = "GET" | "HEAD" | "POST";
+
+export interface ScanRequest {
+  method?: ScanMethod;
+  url: string | URL;
+  /** Header names in lower case; `user-agent` overrides the scanner's own only for the bot-parity probe. */
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+  /** Content negotiation probes: never answer from a response fetched with another Accept. */
+  exact?: boolean;
+  /** One of many links checked by sampling: refused once only the reserved end of the budget is left. */
+  sample?: boolean;
+}
+
+export interface ScanResponse {
+  method: ScanMethod;
+  requestUrl: string;
+  /** Where the last hop was answered, after at most `maxRedirects` hops. */
+  url: string;
+  status: number;
+  /** Lower-case names; repeated headers joined with ", " (RFC 9110 §5.3). */
+  headers: Readonly<Record<string, string>>;
+  body: Buffer;
+  text: string;
+  redirects: readonly string[];
+  requestHeaders: Readonly<Record<string, string>>;
+}
+
+export interface FetchOutcome {
+  response: ScanResponse;
+  /** Served from this scan's cache: no request was sent. */
+  reused: boolean;
+}
+
+export interface ScanFetcherOptions {
+  settings: CheckerSettings;
+  lookup?: HostLookup;
+  signal?: AbortSignal;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+function variesOnAccept(response: ScanResponse): boolean {
+  return (response.headers.vary ?? "").split(",").some((name) => ["accept", "*"].includes(name.trim().toLowerCase()));
+}
+
+/**
+ * The only way a scan touches the network: vetted and pinned destinations, hand-followed redirects, per-request and
+ * per-scan time limits, a decompressed size cap, a request budget, a stop on 429, and a per-scan cache so checks share
+ * one fetch of each document.
+ */
+export class ScanFetcher {
+  private readonly settings: CheckerSettings;
+  private readonly lookup: HostLookup;
+  private readonly pins = new Map<string, readonly ResolvedAddress[]>();
+  private readonly vetted = new Map<string, Promise<VettedDestination>>();
+  private readonly cache = new Map<string, Promise<ScanResponse>>();
+  private readonly firstGet = new Map<string, Promise<ScanResponse>>();
+  private readonly agent: Agent;
+  private readonly deadline: AbortSignal;
+  private readonly slots: RequestSlots;
+  private sent = 0;
+  private stopped: ScanFetchError | null = null;
+
+  constructor(options: ScanFetcherOptions) {
+    this.settings = options.settings;
+    this.lookup = options.lookup ?? systemLookup;
+    this.agent = createPinnedAgent(this.pins, this.settings.limits);
+    this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
+    const budget = AbortSignal.timeout(this.settings.limits.scanBudgetMs);
+    this.deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
+  }
+
+  /** Network requests sent so far, redirect hops included. */
+  get requestCount(): number {
+    return this.sent;
+  }
+
+  fetch(request: ScanRequest): Promise<FetchOutcome> {
+    const method = request.method ?? "GET";
+    const url = new URL(request.url).href;
+    const headers = this.requestHeaders(request.headers);
+    // A POST is cached too, keyed by its body and headers: a scan never needs to send the same probe twice.
+    const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached.then((response) => ({ response, reused: true }));
+    const plainGet =
+      method === "GET" &&
+      request.exact !== true &&
+      request.headers?.["if-none-match"] === undefined &&
+      request.headers?.["user-agent"] === undefined;
+    const earlier = plainGet ? this.firstGet.get(url) : undefined;
+    if (earlier !== undefined) {
+      const outcome = this.reuseOrSend(earlier, method, url, headers, request.sample === true);
+      const cached = outcome.then(({ response }) => response);
+      // Only later callers observe the cached copy; a failure is reported to this caller through `outcome`.
+      cached.catch(() => undefined);
+      this.cache.set(key, cached);
+      return outcome;
+    }
+    const pending = this.send(method, url, headers, request.body, request.sample === true);
+    this.cache.set(key, pending);
+    if (plainGet && !this.firstGet.has(url)) this.firstGet.set(url, pending);
+    return pending.then((response) => ({ response, reused: false }));
+  }
+
+  /**
+   * Another Accept for a URL already fetched: a response that does not vary on Accept is the same representation
+   * (RFC 9111 §4.1), so it is reused instead of asking the site again.
+   */
+  private async reuseOrSend(
+    earlier: Promise<ScanResponse>,
+    method: ScanMethod,
+    url: string,
+    headers: Record<string, string>,
+    sample: boolean,
+  ): Promise<FetchOutcome> {
+    const previous = await earlier.catch(() => null);
+    if (previous !== null && !variesOnAccept(previous)) return { response: previous, reused: true };
+    return { response: await this.send(method, url, headers, undefined, sample), reused: false };
+  }
+
+  /** A GET of `url` this scan already sent (with any Accept), so link checks can reuse it instead of asking again. */
+  peekGet(url: string | URL): Promise<ScanResponse> | undefined {
+    return this.firstGet.get(new URL(url).href);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+
+  private requestHeaders(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+    return { accept: "*/*", "user-agent": this.settings.userAgent, ...extra };
+  }
+
+  private async send(
+    method: ScanMethod,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    sample: boolean,
+  ): Promise<ScanResponse> {
+    const redirects: string[] = [];
+    let current = new URL(url);
+    let currentMethod = method;
+    let currentBody = body;
+    for (;;) {
+      const hop = await this.hop(currentMethod, current, headers, currentBody, sample);
+      const location = hop.headers.location;
+      if (
+        !REDIRECT_STATUSES.has(hop.status) ||
+        location === undefined ||
+        redirects.length >= this.settings.limits.maxRedirects
+      ) {
+        return { ...hop, method, requestUrl: url, redirects, requestHeaders: headers };
+      }
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        return { ...hop, method, requestUrl: url, redirects, requestHeaders: headers };
+      }
+      redirects.push(next.href);
+      if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && currentMethod === "POST")) {
+        currentMethod = "GET";
+        currentBody = undefined;
+      }
+      current = next;
+    }
+  }
+
+  private async hop(
+    method: ScanMethod,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    sample: boolean,
+  ) {
+    const href = url.href;
+    const destination = await this.vet(url);
+    if (!destination.literal) this.pins.set(destination.hostname.toLowerCase(), destination.addresses);
+    await this.slots.acquire();
+    try {
+      if (this.stopped !== null) {
+        throw new ScanFetchError(this.stopped.kind, `not sent (${href}): ${this.stopped.message}`, href);
+      }
+      if (this.deadline.aborted) throw this.deadlineError(href);
+      const { maxRequests, sampleReserve } = this.settings.limits;
+      if (this.sent >= maxRequests) {
+        throw new ScanFetchError(
+          "request-budget",
+          `not sent (${href}): the scan's budget of ${maxRequests} requests is spent`,
+          href,
+        );
+      }
+      if (sample && this.sent >= maxRequests - sampleReserve) {
+        throw new ScanFetchError(
+          "request-budget",
+          `not sent (${href}): the last ${sampleReserve} requests of the budget are kept for essential checks`,
+          href,
+        );
+      }
+      this.sent += 1;
+      return await this.exchange(method, href, headers, body);
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private async exchange(method: ScanMethod, href: string, headers: Record<string, string>, body: string | undefined) {
+    const { limits } = this.settings;
+    const perRequest = new AbortController();
+    const timer = setTimeout(() => perRequest.abort(), limits.requestTimeoutMs);
+    const signal = AbortSignal.any([perRequest.signal, this.deadline]);
+    try {
+      const response = await fetch(href, {
+        method,
+        headers,
+        body: body ?? null,
+        redirect: "manual",
+        dispatcher: this.agent,
+        signal,
+      });
+      const responseHeaders: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        responseHeaders[name] = value;
+      });
+      if (response.status === 429) {
+        const retryAfter = responseHeaders["retry-after"];
+        this.stopped = new ScanFetchError(
+          "rate-limited",
+          `the site answered 429 Too Many Requests${retryAfter === undefined ? "" : ` (Retry-After: ${retryAfter})`}, so the scan stopped asking`,
+          href,
+          { status: 429, headers: responseHeaders },
+        );
+        await response.body?.cancel().catch(() => undefined);
+        throw this.stopped;
+      }
+      const declared = Number(responseHeaders["content-length"] ?? "0");
+      if (
+        method !== "HEAD" &&
+        declared > limits.maxResponseBytes &&
+        responseHeaders["content-encoding"] === undefined
+      ) {
+        perRequest.abort();
+        throw new ScanFetchError("too-large", `${href} declares ${declared} bytes, over the scan's cap`, href);
+      }
+      const bytes =
+        method === "HEAD"
+          ? Buffer.alloc(0)
+          : await readLimitedBody(response.body, limits.maxResponseBytes, href, () => perRequest.abort());
+      return {
+        url: href,
+        status: response.status,
+        headers: responseHeaders,
+        body: bytes,
+        text: bytes.toString("utf8"),
+      };
+    } catch (error) {
+      if (error instanceof ScanFetchError) throw error;
+      if (this.deadline.aborted) throw this.deadlineError(href);
+      if (perRequest.signal.aborted) {
+        throw new ScanFetchError("timeout", `${href} did not answer within ${limits.requestTimeoutMs / 1000} s`, href);
+      }
+      throw toScanFetchError(error, href);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private deadlineError(href: string): ScanFetchError {
+    return new ScanFetchError(
+      "scan-time-budget",
+      `not finished (${href}): the scan's ${this.settings.limits.scanBudgetMs / 1000} s budget ran out`,
+      href,
+    );
+  }
+
+  private vet(url: URL): Promise<VettedDestination> {
+    const key = `${url.protocol}//${url.host}`;
+    let pending = this.vetted.get(key);
+    if (pending === undefined) {
+      pending = vetDestination(url, this.settings, this.lookup);
+      this.vetted.set(key, pending);
+    }
+    return pending.catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ScanFetchError("target-not-allowed", `refused ${url.href}: ${message}`, url.href);
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { LookupAddress, LookupOptions } from "node:dns";
+import { Agent } from "undici";
+import type { CheckerLimits } from "../settings.ts";
+import type { ResolvedAddress } from "./address-guard.ts";
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * An undici Agent whose sockets only ever connect to addresses the scan vetted before the request. The connect-time
+ * lookup answers from `pins` and never asks DNS again, so a name cannot rebind to a private address between the check
+ * and the connection (OWASP SSRF cheat sheet, "DNS pinning"). Literal IPs never reach this lookup; they are judged
+ * before the request.
+ */
+export function createPinnedAgent(pins: ReadonlyMap<string, readonly ResolvedAddress[]>, limits: CheckerLimits): Agent {
+  const lookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    const pinned = pins.get(hostname.toLowerCase());
+    const first = pinned?.[0];
+    if (pinned === undefined || first === undefined) {
+      const error: NodeJS.ErrnoException = new Error(
+        `refusing to connect to ${hostname}: it was not vetted for this scan`,
+      );
+      error.code = "ENOTVETTED";
+      callback(error, []);
+      return;
+    }
+    const wanted =
+      options.family === 4 || options.family === 6 ? pinned.filter((entry) => entry.family === options.family) : pinned;
+    if (options.all === true) {
+      callback(
+        null,
+        wanted.map((entry) => ({ address: entry.address, family: entry.family })),
+      );
+      return;
+    }
+    const chosen = wanted[0] ?? first;
+    callback(null, chosen.address, chosen.family);
+  };
+  return new Agent({
+    connect: { lookup, timeout: limits.requestTimeoutMs },
+    headersTimeout: limits.requestTimeoutMs,
+    bodyTimeout: limits.requestTimeoutMs,
+    connections: limits.maxConcurrency,
+  });
+}

@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import {
+  type CheckDetail,
+  type Finding,
+  type Profile,
+  type ReadinessResult,
+  ReadinessResultSchema,
+} from "../../../src/schemas/report.ts";
+import { type CheckContext, type CheckDefinition, type CheckOutcome, notApplicable, scanError } from "./check-types.ts";
+import type { DocumentContext } from "./documents/document.ts";
+import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
+import { loadHome } from "./documents/site.ts";
+import { EvidenceTrail } from "./evidence.ts";
+import type { HostLookup } from "./fetch/address-guard.ts";
+import { ScanFetcher } from "./fetch/fetcher.ts";
+import { ScanFetchError } from "./fetch/scan-fetch-error.ts";
+import { parseTarget } from "./fetch/target.ts";
+import { computeLevel } from "./levels.ts";
+import { categoryResults, isApplicable, scoreResults } from "./scoring.ts";
+import type { CheckerSettings } from "./settings.ts";
+import { gatherSignals, inferProfiles, type SiteFacts } from "./site-facts.ts";
+import { CHECK_SUITE, SUITE_VERSION } from "./suite/registry.ts";
+
+export type CheckProgress =
+  | { kind: "profile"; inferred: readonly Profile[]; applied: readonly Profile[] }
+  | { kind: "check"; finding: Finding; done: number; total: number };
+
+export interface RunReadinessCheckOptions {
+  /** A hostname (checked over https) or an http(s) URL whose origin is checked. */
+  target: string;
+  /** Overrides the inferred profiles. */
+  profile?: readonly Profile[];
+  settings: CheckerSettings;
+  onProgress?: (event: CheckProgress) => void;
+  now?: () => Date;
+  /** DNS for the SSRF guard; tests inject one to make a name resolve to a private address. */
+  lookup?: HostLookup;
+  signal?: AbortSignal;
+}
+
+interface CheckRun {
+  definition: CheckDefinition;
+  outcome: CheckOutcome;
+  trail: EvidenceTrail | null;
+}
+
+/**
+ * The soft-404 probes run first (with the homepage, in parallel), so every later check can tell a real document from
+ * the site's fallback page.
+ */
+async function soft404Fingerprints(context: DocumentContext, scanToken: string): Promise<ReadonlySet<string>> {
+  const [, probes] = await Promise.all([
+    loadHome(context).catch(ignoreScanFailure),
+    probeUnknownPaths(context, scanToken).catch(ignoreScanFailure),
+  ]);
+  return probes === null ? new Set() : fallbackFingerprints(probes);
+}
+
+/** A failure here is reported by the checks that need the same request; the scan goes on. */
+function ignoreScanFailure(error: unknown): null {
+  if (error instanceof ScanFetchError) return null;
+  throw error;
+}
+
+async function runOne(definition: CheckDefinition, context: CheckContext): Promise<CheckOutcome> {
+  try {
+    return await definition.run(context);
+  } catch (error) {
+    if (error instanceof ScanFetchError) return scanError(error.message);
+    return scanError(`the checker failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Checks one site: refuses non-public targets (throws TargetNotAllowedError before any request), learns what the site
+ * publishes, infers its profiles, runs every applicable check of the suite with one shared, bounded fetcher, and
+ * scores the result. Scanner failures are `error`, never `fail`.
+ */
+export async function runReadinessCheck(options: RunReadinessCheckOptions): Promise<ReadinessResult> {
+  const started = performance.now();
+  const checkedAt = (options.now ?? (() => new Date()))();
+  const { settings } = options;
+  const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
+  const target = await parseTarget(options.target, settings, lookup);
+  const fetcher = new ScanFetcher({
+    settings,
+    ...lookup,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  const newTrail = (): EvidenceTrail => new EvidenceTrail(fetcher, settings.userAgent, target.origin);
+  const scanToken = randomBytes(6).toString("hex");
+  let runs: CheckRun[];
+  let facts: SiteFacts;
+  try {
+    const fallbacks = await soft404Fingerprints({ target, trail: newTrail(), fallbacks: new Set() }, scanToken);
+    const signals = await gatherSignals({ target, trail: newTrail(), fallbacks });
+    const inferred = inferProfiles(signals);
+    const applied = options.profile === undefined ? inferred : [...options.profile];
+    facts = { signals, inferred, applied, overridden: options.profile !== undefined };
+    options.onProgress?.({ kind: "profile", inferred, applied });
+    const context = { target, fallbacks, now: checkedAt, scanToken, facts };
+    let done = 0;
+    runs = await Promise.all(
+      CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
+        const run = await runApplicable(definition, applied, () => ({ ...context, trail: newTrail() }));
+        done += 1;
+        options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
+        return run;
+      }),
+    );
+  } finally {
+    await fetcher.close();
+  }
+  const scored = runs.map((run) => ({ definition: run.definition, status: run.outcome.status }));
+  return ReadinessResultSchema.parse({
+    suite_version: SUITE_VERSION,
+    target: { input: target.input, origin: target.origin },
+    checked_at: checkedAt.toISOString(),
+    duration_ms: Math.round(performance.now() - started),
+    requests: fetcher.requestCount,
+    profile: { inferred: facts.inferred, applied: facts.applied, overridden: facts.overridden },
+    score: scoreResults(scored),
+    level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
+    categories: categoryResults(scored),
+    findings: runs.map(toFinding),
+    details: runs.map(toDetail),
+  } satisfies ReadinessResult);
+}
+
+/** A check that does not apply to the site's profiles is `n/a` without sending anything. */
+async function runApplicable(
+  definition: CheckDefinition,
+  applied: readonly Profile[],
+  contextFor: () => CheckContext,
+): Promise<CheckRun> {
+  if (!isApplicable(definition, applied)) {
+    const wanted = definition.profiles === "all" ? "all" : definition.profiles.join(", ");
+    return {
+      definition,
+      trail: null,
+      outcome: notApplicable(`applies to ${wanted} sites; this one was checked as ${applied.join(", ") || "none"}`),
+    };
+  }
+  const context = contextFor();
+  return { definition, trail: context.trail, outcome: await runOne(definition, context) };
+}
+
+function toFinding(run: CheckRun): Finding {
+  const { definition, outcome } = run;
+  return {
+    id: definition.id,
+    title: definition.title,
+    category: definition.category,
+    severity: definition.severity,
+    status: outcome.status,
+    message: outcome.message,
+  };
+}
+
+function toDetail(run: CheckRun): CheckDetail {
+  const { definition } = run;
+  return {
+    id: definition.id,
+    evidence: run.trail?.entries ?? [],
+    remediation: definition.remediation,
+    prompt: definition.prompt,
+    spec_urls: [...definition.specUrls],
+  };
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import { absolute } from "../../src/lib/urls.ts";
+import { ProfileSchema, type ReadinessResult } from "../../src/schemas/report.ts";
+import type { CheckInput } from "../../src/schemas/requests/checks.ts";
+import type { CheckReport } from "../../src/schemas/responses/checks.ts";
+import type { PricingFile } from "../../src/schemas/service.ts";
+import type { Sql } from "../db/sql.ts";
+import { ApiProblem } from "../platform/problem.ts";
+import type { SecretRing } from "../platform/secret-ring.ts";
+import { creditCodeHashes, generateCreditCode, hashCreditCode, normaliseCreditCode } from "./credit-codes.ts";
+import { TargetNotAllowedError } from "./engine/fetch/address-guard.ts";
+import { renderMarkdownReport } from "./engine/render-markdown.ts";
+import { type RunReadinessCheckOptions, runReadinessCheck } from "./engine/run-check.ts";
+import type { CheckerSettings } from "./engine/settings.ts";
+import { renderLockedMarkdown } from "./locked-report.ts";
+import { findStoredCodeHash, insertCreditCode, type Redemption, redeemCredit } from "./sql/credits.ts";
+import { findReport, insertReport, type StoredReport } from "./sql/reports.ts";
+
+export interface ChecksServiceDeps {
+  db: () => Sql;
+  now: () => Date;
+  settings: CheckerSettings;
+  siteUrl: string;
+  docsUrl: string;
+  pricing: PricingFile["checks"];
+  secrets: SecretRing;
+  /** Whether paying and redeeming work right now (switches, payment provider). */
+  unlockPaths: () => Promise<{ checkout: boolean; redeem: boolean }>;
+  /** Tests point the checker's DNS at fixture names. */
+  lookup?: RunReadinessCheckOptions["lookup"];
+}
+
+export const reportPath = (id: string) => `/checks/${id}`;
+export const reportApiPath = (id: string) => `/api/v1/checks/${id}`;
+
+/** Readiness checks as the API offers them: run and store a report, read it locked or unlocked, unlock it with a credit. */
+export class ChecksService {
+  constructor(private readonly deps: ChecksServiceDeps) {}
+
+  /** Runs a check and stores the full result; answers with the locked summary. 422 for a target the checker may not reach. */
+  async run(input: CheckInput): Promise<CheckReport> {
+    const profile = input.profile === undefined ? undefined : ProfileSchema.array().parse([input.profile].flat());
+    let result: ReadinessResult;
+    try {
+      result = await runReadinessCheck({
+        target: input.domain,
+        ...(profile ? { profile } : {}),
+        settings: this.deps.settings,
+        now: this.deps.now,
+        ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof TargetNotAllowedError)) throw error;
+      throw new ApiProblem("target-not-allowed", error.message, {
+        errors: [{ pointer: "#/domain", detail: error.message }],
+      });
+    }
+    const id = randomUUID();
+    const { details: _hiddenUntilUnlocked, ...summary } = result;
+    const stored: StoredReport = {
+      id,
+      summary,
+      details: null,
+      created_at: this.deps.now().toISOString(),
+      unlocked_at: null,
+      unlock_source: null,
+    };
+    await insertReport(this.deps.db(), id, result, stored.created_at);
+    return this.view(stored);
+  }
+
+  async find(id: string): Promise<StoredReport | null> {
+    return /^[0-9a-f-]{36}$/.test(id) ? findReport(this.deps.db(), id) : null;
+  }
+
+  /** The report as the API shows it: the summary, and the details once unlocked. */
+  async view(stored: StoredReport): Promise<CheckReport> {
+    const locked = stored.unlocked_at === null;
+    return {
+      id: stored.id,
+      url: absolute(this.deps.docsUrl, reportPath(stored.id)),
+      locked,
+      unlocked_at: stored.unlocked_at,
+      ...stored.summary,
+      ...(locked ? {} : { details: stored.details ?? [] }),
+      unlock: locked ? await this.#offers(stored.id) : null,
+    };
+  }
+
+  /** For agents: the fix list with prompts once unlocked; the summary and how to unlock before. */
+  async markdown(stored: StoredReport): Promise<string> {
+    if (stored.unlocked_at !== null) return renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] });
+    const offers = await this.#offers(stored.id);
+    return renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)));
+  }
+
+  async #offers(id: string): Promise<NonNullable<CheckReport["unlock"]>> {
+    const paths = await this.deps.unlockPaths();
+    const { pricing } = this.deps;
+    return {
+      price: pricing.unlock,
+      packs: pricing.packs.map((pack) => ({
+        id: pack.id,
+        title: pack.title,
+        credits: pack.credits,
+        price: pack.price,
+      })),
+      checkout: paths.checkout ? absolute(this.deps.siteUrl, `${reportApiPath(id)}/checkout`) : null,
+      redeem: paths.redeem ? absolute(this.deps.siteUrl, `${reportApiPath(id)}/redeem`) : null,
+    };
+  }
+
+  /** Spends one credit of `code` on the report. 422 for a malformed or unknown code, 409 when nothing is left to do. */
+  async redeem(id: string, code: string): Promise<{ id: string; unlocked: true; credits_remaining: number }> {
+    const checked = normaliseCreditCode(code);
+    if (!checked.ok) {
+      const detail =
+        checked.reason === "check-symbol"
+          ? "this code's check character does not match: a character may be mistyped"
+          : "a credit code has 20 characters and a check character, like XXXXX-XXXXX-XXXXX-XXXXX-C";
+      throw new ApiProblem("invalid-credit-code", `This is not a valid credit code: ${detail}.`, {
+        errors: [{ pointer: "#/code", detail }],
+      });
+    }
+    const redemption = await this.#spend(checked.normalised, id);
+    switch (redemption.outcome) {
+      case "unlocked":
+        return { id, unlocked: true, credits_remaining: redemption.creditsRemaining };
+      case "unknown-code":
+        throw new ApiProblem("invalid-credit-code", "No such credit code.", {
+          errors: [{ pointer: "#/code", detail: "no such credit code" }],
+        });
+      case "already-unlocked":
+        throw new ApiProblem("already-unlocked", "This report is already unlocked; no credit was spent.");
+      case "no-credits-left":
+        throw new ApiProblem("no-credits-left", "This credit code has no credits left; nothing was unlocked.");
+    }
+  }
+
+  /**
+   * Finds which key of the ring the code was issued under, then spends on that hash exactly as
+   * before. With no previous keys there is one hash and no extra read.
+   */
+  async #spend(normalised: string, reportId: string): Promise<Redemption> {
+    const db = this.deps.db();
+    const hashes = creditCodeHashes(this.deps.secrets, normalised);
+    const codeHash = hashes.length === 1 ? hashes[0] : await findStoredCodeHash(db, hashes);
+    if (!codeHash) return { outcome: "unknown-code" };
+    return redeemCredit(db, codeHash, reportId, this.deps.now().toISOString());
+  }
+
+  /** A new code of `credits` credits (by staff, or for a paid pack: then once per payment). `null` if that payment already made one. */
+  async issueCode(
+    credits: number,
+    source: "staff" | "payment",
+    sourceRef: string | null,
+    email: string | null,
+  ): Promise<{ id: string; code: string } | null> {
+    const code = generateCreditCode();
+    const checked = normaliseCreditCode(code);
+    if (!checked.ok) throw new Error("generated an invalid credit code");
+    const id = `cc_${randomUUID()}`;
+    const inserted = await insertCreditCode(this.deps.db(), {
+      id,
+      codeHash: hashCreditCode(this.deps.secrets.current, checked.normalised),
+      hint: checked.normalised.slice(-4),
+      credits,
+      source,
+      sourceRef,
+      email,
+      at: this.deps.now().toISOString(),
+    });
+    return inserted ? { id, code } : null;
+  }
+}

@@ -1,0 +1,40 @@
+import { isOperationAvailable } from "../../src/lib/discovery/state.ts";
+import { findOperation } from "../../src/lib/registry.ts";
+import { logRequestLine } from "../platform/access-log.ts";
+import { ownerInMemory } from "../platform/auth/bearer.ts";
+import { requestIdFrom } from "../platform/http/request-id.ts";
+import { responseHeaders } from "../platform/http/responses.ts";
+import type { RouteDeps } from "../platform/route-deps.ts";
+import type { HotRoute } from "./hot-routes.ts";
+import { writeWholeResponse } from "./hot-routes.ts";
+
+/**
+ * `GET /api/v1/agents/me` for a token whose owner was read in the last second, while the service
+ * state reading is fresh too: the busiest authenticated read, answered without h3 (about twice
+ * the requests per second; see /docs/operations/benchmarks). Anything else — no or unknown token,
+ * a refusal, a stale reading, HEAD — goes to the route in agents.ts, which gives the same answer.
+ */
+export function agentStandingHotRoute({ services, log }: Pick<RouteDeps, "services" | "log">): [string, HotRoute] {
+  const operation = findOperation("getAgentStanding");
+  const { monitor, tokenOwners, agents, content } = services;
+  const route: HotRoute = (request, response) => {
+    if (request.method !== "GET") return false;
+    const state = monitor.peek();
+    if (!state || !isOperationAvailable(operation, state, content.service)) return false;
+    const owner = ownerInMemory(request.headers.authorization, tokenOwners, null);
+    if (!owner) return false;
+    const started = performance.now();
+    const header = request.headers["x-request-id"];
+    const requestId = requestIdFrom(Array.isArray(header) ? header.join(", ") : header);
+    writeWholeResponse(response, 200, responseHeaders("application/json", requestId), agents.standingJson(owner));
+    logRequestLine(log, "info", {
+      requestId,
+      method: "GET",
+      path: operation.path,
+      status: 200,
+      ms: performance.now() - started,
+    });
+    return true;
+  };
+  return [operation.path, route];
+}

@@ -1,0 +1,172 @@
+import type { Row, Sql, SqlStatement, SqlValue } from "../db/sql.ts";
+
+export type MailState = "queued" | "sending" | "sent" | "failed" | "cancelled";
+
+export interface QueuedMail {
+  id: string;
+  /** Names the template that renders it when it is sent. */
+  kind: string;
+  /** At most one message per key, ever: a replayed fulfilment cannot queue a second copy. */
+  dedupe_key: string;
+  recipient: string;
+  payload: Record<string, unknown>;
+}
+
+export interface OutboxRow extends QueuedMail {
+  state: MailState;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+function toOutboxRow(row: Row): OutboxRow {
+  const state = String(row.state);
+  const payload: unknown = JSON.parse(String(row.payload));
+  return {
+    id: String(row.id),
+    kind: String(row.kind),
+    dedupe_key: String(row.dedupe_key),
+    recipient: String(row.recipient),
+    payload:
+      typeof payload === "object" && payload !== null && !Array.isArray(payload)
+        ? Object.fromEntries(Object.entries(payload))
+        : {},
+    state: state === "sending" || state === "sent" || state === "failed" || state === "cancelled" ? state : "queued",
+    attempts: Number(row.attempts),
+    next_attempt_at: String(row.next_attempt_at),
+    lease_until: row.lease_until === null ? null : String(row.lease_until),
+    last_error: row.last_error === null ? null : String(row.last_error),
+    created_at: String(row.created_at),
+    sent_at: row.sent_at === null ? null : String(row.sent_at),
+  };
+}
+
+/**
+ * Queues a message as one statement for the caller's batch, so the message exists exactly when
+ * what it announces does. With `when`, it is queued only if that SQL condition holds inside the
+ * batch (for example: this call won the fulfilment).
+ */
+export function queueMailStatement(
+  mail: QueuedMail,
+  at: string,
+  when?: { sql: string; args: readonly SqlValue[] },
+): SqlStatement {
+  return {
+    sql: `INSERT INTO mail_outbox (id, kind, dedupe_key, recipient, payload, state, attempts, next_attempt_at, created_at)
+          SELECT ?, ?, ?, ?, ?, 'queued', 0, ?, ? WHERE ${when?.sql ?? "true"}
+          ON CONFLICT (dedupe_key) DO NOTHING`,
+    args: [
+      mail.id,
+      mail.kind,
+      mail.dedupe_key,
+      mail.recipient,
+      JSON.stringify(mail.payload),
+      at,
+      at,
+      ...(when?.args ?? []),
+    ],
+  };
+}
+
+/** A read before the claim, so an idle outbox costs the database no write every few seconds. */
+export async function hasDueMail(sql: Sql, now: string): Promise<boolean> {
+  const row = await sql.queryOne({
+    sql: "SELECT 1 AS due FROM mail_outbox WHERE (state = 'queued' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?) LIMIT 1",
+    args: [now, now],
+  });
+  return row !== undefined;
+}
+
+/**
+ * Claims up to `limit` due messages with one statement: queued ones whose time has come, and ones
+ * whose sender's lease ran out (it died mid-send). No two workers, on any instance, hold a row.
+ */
+export async function claimDueMail(sql: Sql, now: string, leaseUntil: string, limit: number): Promise<OutboxRow[]> {
+  const result = await sql.execute({
+    sql: `UPDATE mail_outbox SET state = 'sending', lease_until = ?, attempts = attempts + 1
+          WHERE id IN (
+            SELECT id FROM mail_outbox
+            WHERE (state = 'queued' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?)
+            ORDER BY next_attempt_at LIMIT ?)
+          RETURNING *`,
+    args: [leaseUntil, now, now, limit],
+  });
+  return result.rows.map(toOutboxRow);
+}
+
+/**
+ * The outcome of one claim, fenced by its attempt number: a worker whose lease ran out and was
+ * claimed again cannot overwrite the new holder's result.
+ */
+export async function markMailSent(sql: Sql, claim: { id: string; attempts: number }, at: string): Promise<void> {
+  await sql.execute({
+    sql: "UPDATE mail_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ? AND state = 'sending' AND attempts = ?",
+    args: [at, claim.id, claim.attempts],
+  });
+}
+
+export async function markMailRetry(
+  sql: Sql,
+  claim: { id: string; attempts: number },
+  nextAttemptAt: string,
+  error: string,
+): Promise<void> {
+  await sql.execute({
+    sql: "UPDATE mail_outbox SET state = 'queued', next_attempt_at = ?, lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending' AND attempts = ?",
+    args: [nextAttemptAt, error.slice(0, 500), claim.id, claim.attempts],
+  });
+}
+
+export async function markMailFinished(
+  sql: Sql,
+  claim: { id: string; attempts: number },
+  state: "failed" | "cancelled",
+  reason: string,
+): Promise<void> {
+  await sql.execute({
+    sql: "UPDATE mail_outbox SET state = ?, lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending' AND attempts = ?",
+    args: [state, reason.slice(0, 500), claim.id, claim.attempts],
+  });
+}
+
+/** A queued message that no longer makes sense (the purchase was refunded before it went). */
+/**
+ * After an outage (SMTP down), makes every waiting message due now instead of at its backoff time;
+ * with `includeFailed`, messages that used up their attempts get a fresh round. Returns how many.
+ * Sending still goes through the claim, so no message is sent twice.
+ */
+export async function makeMailDueNow(sql: Sql, now: string, includeFailed: boolean): Promise<number> {
+  const result = await sql.execute({
+    sql: `UPDATE mail_outbox SET next_attempt_at = ?, state = 'queued', attempts = CASE WHEN state = 'failed' THEN 0 ELSE attempts END
+          WHERE state = 'queued' OR (? AND state = 'failed')`,
+    args: [now, includeFailed ? 1 : 0],
+  });
+  return result.rowsAffected;
+}
+
+export function cancelQueuedMailStatement(dedupeKey: string, reason: string): SqlStatement {
+  return {
+    sql: "UPDATE mail_outbox SET state = 'cancelled', last_error = ? WHERE dedupe_key = ? AND state = 'queued'",
+    args: [reason, dedupeKey],
+  };
+}
+
+export async function listOutbox(sql: Sql, options: { state?: MailState; limit: number }): Promise<OutboxRow[]> {
+  const where = options.state ? "WHERE state = ?" : "";
+  const result = await sql.execute({
+    sql: `SELECT * FROM mail_outbox ${where} ORDER BY created_at DESC LIMIT ?`,
+    args: options.state ? [options.state, options.limit] : [options.limit],
+  });
+  return result.rows.map(toOutboxRow);
+}
+
+export async function countOutbox(sql: Sql, kind: string, recipient?: string): Promise<number> {
+  const row = await sql.queryOne({
+    sql: `SELECT COUNT(*) AS n FROM mail_outbox WHERE kind = ?${recipient ? " AND recipient = ?" : ""}`,
+    args: recipient ? [kind, recipient] : [kind],
+  });
+  return Number(row?.n ?? 0);
+}

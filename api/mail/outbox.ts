@@ -1,0 +1,135 @@
+import type { Sql } from "../db/sql.ts";
+import type { Logger } from "../platform/log.ts";
+import {
+  claimDueMail,
+  hasDueMail,
+  markMailFinished,
+  markMailRetry,
+  markMailSent,
+  type OutboxRow,
+} from "./outbox-sql.ts";
+import type { MailTransport, OutgoingMail } from "./transport.ts";
+
+/** The subject and bodies of one message; plain text and HTML carry the same content. */
+export type RenderedMail = Omit<OutgoingMail, "to">;
+
+/**
+ * Renders a queued message when it is sent (so a link's 7 days start then). `null` means there is
+ * nothing to send any more (the purchase was refunded meanwhile): the row is cancelled.
+ */
+export type MailTemplate = (payload: Record<string, unknown>, sentAt: Date) => Promise<RenderedMail | null>;
+
+export interface MailOutboxDeps {
+  db: () => Sql;
+  now: () => Date;
+  /** MAIL_FROM. */
+  from: string;
+  /** The host part of every Message-ID. */
+  host: string;
+  /** `null` without SMTP_URL: messages wait in the outbox (`npm run admin -- outbox list`). */
+  transport: MailTransport | null;
+  log: Logger;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  retried: number;
+  failed: number;
+  cancelled: number;
+}
+
+/** How long a claimed row is held; far longer than the SMTP timeouts, so a live sender never loses it. */
+const LEASE_MS = 5 * 60_000;
+const MAX_ATTEMPTS = 8;
+
+/** 30 s, 1 min, 2 min … capped at 1 h: eight attempts span about two hours. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 3_600_000);
+}
+
+/**
+ * The e-mail outbox (transactional outbox pattern): features queue rows in the same batch as what
+ * they announce; this sends them. A row is claimed with one UPDATE … RETURNING, so no two
+ * workers on any instance send it; it is marked sent right after the SMTP server accepts it.
+ * Only a crash between that acceptance and the mark can send a message twice (at-least-once); the
+ * stable Message-ID lets mail systems recognise the copy.
+ */
+export class MailOutbox {
+  readonly #templates = new Map<string, MailTemplate>();
+
+  constructor(private readonly deps: MailOutboxDeps) {}
+
+  get configured(): boolean {
+    return this.deps.transport !== null;
+  }
+
+  registerTemplate(kind: string, template: MailTemplate): void {
+    this.#templates.set(kind, template);
+  }
+
+  /** The message a row would be sent as now (the staff CLI prints these when there is no SMTP). */
+  async render(row: OutboxRow, at: Date): Promise<(RenderedMail & { to: string }) | null> {
+    const template = this.#templates.get(row.kind);
+    if (!template) throw new Error(`No mail template for ${row.kind}`);
+    const rendered = await template(row.payload, at);
+    return rendered ? { ...rendered, to: row.recipient } : null;
+  }
+
+  /** Sends what is due, once; the worker calls this on a timer and the CLI once. */
+  async deliverDue(limit = 20): Promise<DeliveryReport> {
+    const report: DeliveryReport = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
+    const { transport } = this.deps;
+    if (!transport) return report;
+    const db = this.deps.db();
+    const now = this.deps.now();
+    if (!(await hasDueMail(db, now.toISOString()))) return report;
+    const claimed = await claimDueMail(db, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), limit);
+    for (const row of claimed) {
+      let message: Awaited<ReturnType<MailOutbox["render"]>>;
+      try {
+        message = await this.render(row, now);
+      } catch (error) {
+        await markMailFinished(
+          db,
+          row,
+          "failed",
+          `could not render: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        report.failed++;
+        continue;
+      }
+      if (!message) {
+        await markMailFinished(db, row, "cancelled", "nothing to send any more");
+        report.cancelled++;
+        continue;
+      }
+      try {
+        await transport.send({ ...message, from: this.deps.from, messageId: `<${row.id}@${this.deps.host}>` });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (row.attempts >= MAX_ATTEMPTS) {
+          await markMailFinished(db, row, "failed", reason);
+          report.failed++;
+          this.deps.log.error({ mail_id: row.id, kind: row.kind, attempts: row.attempts }, "gave up sending an e-mail");
+        } else {
+          await markMailRetry(
+            db,
+            row,
+            new Date(this.deps.now().getTime() + retryDelayMs(row.attempts)).toISOString(),
+            reason,
+          );
+          report.retried++;
+          this.deps.log.warn(
+            { mail_id: row.id, kind: row.kind, attempts: row.attempts, err: reason },
+            "sending an e-mail failed; will retry",
+          );
+        }
+        continue;
+      }
+      await markMailSent(db, row, this.deps.now().toISOString());
+      report.sent++;
+      this.deps.log.info({ mail_id: row.id, kind: row.kind }, "e-mail sent");
+    }
+    return report;
+  }
+}

@@ -1,0 +1,119 @@
+import type { H3Event } from "h3";
+import { findTokenOwner, type TokenOwner } from "../../agents/sql.ts";
+import type { Sql } from "../../db/sql.ts";
+import type { RateLimiter } from "../limits/rate-limiter.ts";
+import { ApiProblem } from "../problem.ts";
+import { hashToken, hasValidChecksum, sameHash } from "./agent-token.ts";
+import type { TokenOwnerCache } from "./token-owner-cache.ts";
+
+const REALM = 'Bearer realm="agents"';
+const BEARER = /^Bearer +([^\s]+)\s*$/i;
+
+function unauthorized(detail: string, error?: "invalid_token" | "invalid_request"): ApiProblem {
+  // RFC 6750 §3: no error code when no credentials were sent; `invalid_token` when a bad one was.
+  const challenge = error ? `${REALM}, error="${error}", error_description="${detail.replace(/"/g, "'")}"` : REALM;
+  return new ApiProblem("unauthorized", detail, { headers: { "WWW-Authenticate": challenge } });
+}
+
+export interface AgentAuthDeps {
+  db: () => Sql;
+  limiter: RateLimiter;
+  cache: TokenOwnerCache;
+}
+
+/** Why this owner may not act with this scope, or null when it may. */
+function refusal(owner: TokenOwner, scope: string | null): { detail: string; insufficientScope?: true } | null {
+  if (owner.revoked) return { detail: "This token has been revoked." };
+  if (owner.agent.trust === "suspended") return { detail: "This agent registration is suspended." };
+  if (scope && !owner.scopes.includes(scope))
+    return { detail: `This needs a token with the scope ${scope}.`, insufficientScope: true };
+  return null;
+}
+
+/**
+ * The owner of the bearer token in this `Authorization` value when it is already in memory and may
+ * act with the scope; undefined when finding out needs the database or the answer is a refusal
+ * (`authenticateBearer` gives those). No I/O: hot routes answer from it.
+ */
+export function ownerInMemory(
+  header: string | undefined,
+  cache: TokenOwnerCache,
+  scope: string | null,
+): TokenOwner | undefined {
+  const token = header ? BEARER.exec(header)?.[1] : undefined;
+  if (!token) return undefined;
+  const owner = cache.get(token);
+  return owner && !refusal(owner, scope) ? owner : undefined;
+}
+
+/**
+ * The agent behind `Authorization: Bearer <token>`, with the scope checked. Unknown, revoked and
+ * suspended tokens are 401; a valid token without the scope is 403. Failed presentations count
+ * against the caller's address, so guessing tokens runs into a 429.
+ */
+export async function authenticateAgent(
+  event: H3Event,
+  deps: AgentAuthDeps,
+  address: string,
+  scope: string | null,
+): Promise<TokenOwner> {
+  return authenticateBearer(event.req.headers.get("authorization"), deps, address, scope);
+}
+
+/** The same, from the `Authorization` header's value (MCP tools read it from the transport's request). */
+export async function authenticateBearer(
+  header: string | null,
+  deps: AgentAuthDeps,
+  address: string,
+  scope: string | null,
+): Promise<TokenOwner> {
+  if (!header)
+    throw unauthorized(
+      "Send an agent token as Authorization: Bearer <token>; get one from POST /api/v1/agents/register.",
+    );
+  const token = BEARER.exec(header)?.[1];
+  if (!token)
+    throw await failedPresentation(
+      deps,
+      address,
+      "The Authorization header must be: Bearer <token>.",
+      "invalid_request",
+    );
+  let owner = deps.cache.get(token);
+  if (!owner) {
+    // The checksum rejects typos and random strings without a database lookup (a cached owner's
+    // token had a valid one, or it would not have been found).
+    if (!hasValidChecksum(token)) throw await failedPresentation(deps, address, "This is not an agent token.");
+    const hash = hashToken(token);
+    owner = (await findTokenOwner(deps.db(), hash)) ?? undefined;
+    if (!owner || !sameHash(owner.tokenHash, hash))
+      throw await failedPresentation(deps, address, "This token is not known.");
+    deps.cache.set(token, owner);
+  }
+  const refused = refusal(owner, scope);
+  if (refused?.insufficientScope) {
+    throw new ApiProblem("insufficient-scope", refused.detail, {
+      headers: { "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"` },
+    });
+  }
+  if (refused) throw await failedPresentation(deps, address, refused.detail);
+  return owner;
+}
+
+/** A failed presentation counts against the address; past the limit it is a 429, else a 401. */
+async function failedPresentation(
+  deps: AgentAuthDeps,
+  address: string,
+  detail: string,
+  error: "invalid_token" | "invalid_request" = "invalid_token",
+): Promise<ApiProblem> {
+  const decision = await deps.limiter.consume("agent-auth-failures", address);
+  if (!decision.allowed) {
+    return new ApiProblem(
+      "rate-limited",
+      `Too many failed token presentations; try again in ${decision.resetSeconds} s.`,
+      { headers: { "Retry-After": String(decision.resetSeconds) } },
+    );
+  }
+  return unauthorized(detail, error);
+}

@@ -1,0 +1,60 @@
+import type { H3Event } from "h3";
+import { FastResponse } from "srvx";
+import { API_SECURITY_HEADERS, CORS_HEADERS, SECURITY_HEADERS } from "../../../src/lib/manifest.ts";
+import { markComplete } from "./complete-response.ts";
+import { requestIdOf } from "./request-id.ts";
+
+const DOCUMENT_SECURITY = Object.entries(SECURITY_HEADERS);
+// Everything but an HTML page may be read from any origin, as the preflight already allows: tokens
+// travel in Authorization, never in cookies, so a page elsewhere gains nothing its caller lacks.
+const API_SECURITY = [...Object.entries(API_SECURITY_HEADERS), ...Object.entries(CORS_HEADERS)];
+
+/**
+ * Every header of a response this server builds whole: type, the security headers for its kind (and
+ * CORS for all but HTML), the request id, the caller's extras, and Cache-Control (`no-store` unless
+ * an extra says otherwise).
+ */
+export function responseHeaders(type: string, requestId: string, extra?: Record<string, string>): [string, string][] {
+  const security = type.startsWith("text/html") ? DOCUMENT_SECURITY : API_SECURITY;
+  const headers: [string, string][] = [["Content-Type", type], ...security, ["X-Request-Id", requestId]];
+  let cacheControl = "no-store";
+  if (extra) {
+    for (const name in extra) {
+      const value = extra[name] ?? "";
+      if (name === "Cache-Control") cacheControl = value;
+      else headers.push([name, value]);
+    }
+  }
+  headers.push(["Cache-Control", cacheControl]);
+  return headers;
+}
+
+/**
+ * A response built complete: every header as tuples, which srvx writes straight to the socket.
+ * Building a Headers object and setting headers on it afterwards cost more than the rest of a
+ * small JSON response.
+ */
+export function completeResponse(
+  event: H3Event,
+  body: string | null,
+  init: { status: number; type: string; headers?: Record<string, string> },
+): Response {
+  const headers = responseHeaders(init.type, requestIdOf(event), init.headers);
+  return markComplete(new FastResponse(event.req.method === "HEAD" ? null : body, { status: init.status, headers }));
+}
+
+export function jsonResponse(
+  event: H3Event,
+  value: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return completeResponse(event, JSON.stringify(value), {
+    status: init.status ?? 200,
+    type: "application/json",
+    headers: init.headers,
+  });
+}
+
+export function redirectResponse(event: H3Event, location: string, status: 302 | 303 | 301 | 308 = 303): Response {
+  return completeResponse(event, null, { status, type: "text/plain; charset=utf-8", headers: { Location: location } });
+}

@@ -1,0 +1,132 @@
+import type { RateLimitName } from "../../../src/lib/registry.ts";
+import type { Sql } from "../../db/sql.ts";
+import { consumeInDatabase, purgeExpiredCounters } from "./rate-limits-sql.ts";
+
+export interface RateLimitPolicy {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Defaults per named limit (requests per window); `RATE_LIMITS` overrides any of them. */
+export const DEFAULT_RATE_LIMITS: Record<
+  RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses",
+  RateLimitPolicy
+> = {
+  checks: { limit: 10, windowSeconds: 60 },
+  // The free checks a client may run a day; compose.ts takes the number from content/pricing.yaml.
+  "checks-daily": { limit: 20, windowSeconds: 86_400 },
+  "check-payments": { limit: 10, windowSeconds: 60 },
+  "store-checkout": { limit: 10, windowSeconds: 60 },
+  "session-lookup": { limit: 60, windowSeconds: 60 },
+  downloads: { limit: 60, windowSeconds: 60 },
+  "agent-writes": { limit: 30, windowSeconds: 60 },
+  "agent-register": { limit: 10, windowSeconds: 3600 },
+  waitlist: { limit: 5, windowSeconds: 60 },
+  // Every POST /mcp and GET /api/v1/tools; a tool call also counts against its HTTP twin's limit.
+  mcp: { limit: 120, windowSeconds: 60 },
+  // Requests under /api/ that match nothing (404, 405): probing for endpoints costs the prober.
+  "api-misses": { limit: 300, windowSeconds: 60 },
+  // Failed token presentations per client address: guessing tokens costs the guesser, not the owner.
+  "agent-auth-failures": { limit: 20, windowSeconds: 60 },
+};
+export type LimitName = keyof typeof DEFAULT_RATE_LIMITS;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  name: LimitName;
+  policy: RateLimitPolicy;
+  remaining: number;
+  /** Seconds until the window ends. */
+  resetSeconds: number;
+}
+
+interface Counter {
+  count: number;
+  windowEndsAt: number;
+}
+
+export interface RateLimitStore {
+  consume(key: string, windowMs: number, now: number): Promise<Counter> | Counter;
+}
+
+/** One process: a map of fixed windows, swept as they expire. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  #counters = new Map<string, Counter>();
+  #nextSweep = 0;
+
+  consume(key: string, windowMs: number, now: number): Counter {
+    if (now >= this.#nextSweep) {
+      for (const [stored, counter] of this.#counters) if (counter.windowEndsAt <= now) this.#counters.delete(stored);
+      this.#nextSweep = now + 10_000;
+    }
+    const counter = this.#counters.get(key);
+    if (!counter || counter.windowEndsAt <= now) {
+      this.#counters.set(key, { count: 1, windowEndsAt: now + windowMs });
+      return { count: 1, windowEndsAt: now + windowMs };
+    }
+    counter.count++;
+    // A copy: the caller reads it after an await, when other requests may have counted since.
+    return { count: counter.count, windowEndsAt: counter.windowEndsAt };
+  }
+}
+
+/** Several instances: counters in the database, one atomic upsert per request. */
+export class DatabaseRateLimitStore implements RateLimitStore {
+  #nextPurge = 0;
+  constructor(private readonly client: () => Sql) {}
+
+  async consume(key: string, windowMs: number, now: number): Promise<Counter> {
+    if (now >= this.#nextPurge) {
+      this.#nextPurge = now + 60_000;
+      await purgeExpiredCounters(this.client(), now);
+    }
+    return consumeInDatabase(this.client(), key, windowMs, now);
+  }
+}
+
+export class RateLimiter {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly policies: Record<LimitName, RateLimitPolicy>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  policy(name: LimitName): RateLimitPolicy {
+    return this.policies[name];
+  }
+
+  /** Counts one request for `subject` (an address or a token id) against the named limit. */
+  async consume(name: LimitName, subject: string): Promise<RateLimitDecision> {
+    const policy = this.policies[name];
+    const now = this.now();
+    const counter = await this.store.consume(`${name}:${subject}`, policy.windowSeconds * 1000, now);
+    return {
+      allowed: counter.count <= policy.limit,
+      name,
+      policy,
+      remaining: Math.max(0, policy.limit - counter.count),
+      resetSeconds: Math.max(1, Math.ceil((counter.windowEndsAt - now) / 1000)),
+    };
+  }
+}
+
+export function ratePolicies(overrides: Record<string, RateLimitPolicy>): Record<LimitName, RateLimitPolicy> {
+  const policies = { ...DEFAULT_RATE_LIMITS };
+  for (const [name, policy] of Object.entries(overrides)) {
+    if (!(name in policies)) throw new Error(`RATE_LIMITS names an unknown limit: ${name}`);
+    policies[name as LimitName] = { limit: policy.limit, windowSeconds: policy.windowSeconds };
+  }
+  return policies;
+}
+
+/** `RateLimit-Policy` and `RateLimit` per draft-ietf-httpapi-ratelimit-headers: one list item per policy. */
+export function rateLimitHeaders(...decisions: RateLimitDecision[]): Record<string, string> {
+  return {
+    "RateLimit-Policy": decisions
+      .map((decision) => `"${decision.name}";q=${decision.policy.limit};w=${decision.policy.windowSeconds}`)
+      .join(", "),
+    RateLimit: decisions
+      .map((decision) => `"${decision.name}";r=${decision.remaining};t=${decision.resetSeconds}`)
+      .join(", "),
+  };
+}

@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import type { H3Event } from "h3";
+import { FastResponse } from "srvx";
+import { agentsDocument } from "../../src/lib/discovery/agents.ts";
+import { AI_CATALOG_PATHS, aiCatalogDocument, isMcpCardAvailable } from "../../src/lib/discovery/ai-catalog.ts";
+import {
+  capabilitiesDocument,
+  type DiscoveryContext,
+  serviceStateDocument,
+} from "../../src/lib/discovery/documents.ts";
+import { MCP_CARD_PATHS } from "../../src/lib/discovery/mcp-card.ts";
+import { pricingDocument } from "../../src/lib/discovery/pricing.ts";
+import type { ServiceState } from "../../src/lib/discovery/state.ts";
+import { CORS_HEADERS } from "../../src/lib/manifest.ts";
+import type { AppServices } from "../app-services.ts";
+import { ApiProblem } from "../platform/problem.ts";
+import type { StaticRoute } from "./site-files.ts";
+
+type LiveHandler = (event: H3Event, base: StaticRoute) => Promise<Response>;
+
+/**
+ * The MCP card extension asks for these on cards; every live discovery document gets them. `no-cache`
+ * rather than an hour: a switched-off capability must leave every document at once, and the ETag makes
+ * revalidation a 304.
+ */
+const LIVE_HEADERS = {
+  "Cache-Control": "no-cache",
+  "Access-Control-Allow-Methods": "GET, HEAD",
+  ...CORS_HEADERS,
+} as const;
+
+function answer(event: H3Event, type: string, body: string | Uint8Array, etag: string): Response {
+  const headers = new Headers({ "Content-Type": type, ETag: etag, ...LIVE_HEADERS });
+  const inm = event.req.headers.get("if-none-match");
+  if (inm?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
+    return new FastResponse(null, { status: 304, headers });
+  return new FastResponse(event.req.method === "HEAD" ? null : (body as BodyInit), { status: 200, headers });
+}
+
+/**
+ * The discovery documents that follow runtime state, computed per request (from a state reading
+ * at most a second old) by the same functions that wrote their base files at build time.
+ */
+export function liveDiscovery(
+  ctx: DiscoveryContext,
+  services: AppServices,
+  extras: { openapi: boolean; mcpCard: boolean },
+): Map<string, LiveHandler> {
+  const documents: Record<string, (state: ServiceState) => unknown> = {
+    "/capabilities.json": (state) => capabilitiesDocument(ctx, state),
+    "/.well-known/service-state.json": (state) => serviceStateDocument(ctx, state),
+    "/pricing.json": (state) => pricingDocument(ctx, state),
+    "/agents.json": (state) => agentsDocument(ctx, state, extras),
+  };
+  // Both ARD paths answer the same bytes: one function, one serialisation.
+  for (const url of AI_CATALOG_PATHS) documents[url] = (state) => aiCatalogDocument(ctx, state);
+  const handlers = new Map<string, LiveHandler>();
+  for (const [url, build] of Object.entries(documents)) {
+    handlers.set(url, async (event, base) => {
+      const body = `${JSON.stringify(build(await services.monitor.current()), null, 2)}\n`;
+      const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+      return answer(event, base.entry.type, body, etag);
+    });
+  }
+  // The card's bytes never change at runtime; whether it is served does (the `mcp` switch).
+  for (const url of MCP_CARD_PATHS) {
+    handlers.set(url, async (event, base) => {
+      if (!isMcpCardAvailable(ctx, await services.monitor.current()))
+        throw new ApiProblem("not-found", "The MCP server is switched off; /capabilities.json lists what works now.");
+      return answer(event, base.entry.type, base.body, base.entry.etag);
+    });
+  }
+  return handlers;
+}

@@ -1,0 +1,56 @@
+import { IncomingMessage, ServerResponse } from "node:http";
+import { fromNodeHandler, type H3, type H3Event } from "h3";
+import { pageServicesFor } from "../page-services.ts";
+import { clientAddress } from "../platform/http/client.ts";
+import { documentHeadersFor } from "../platform/http/document-headers.ts";
+import { requestIdOf } from "../platform/http/request-id.ts";
+import { ApiProblem } from "../platform/problem.ts";
+import type { RouteDeps } from "../platform/route-deps.ts";
+import type { AstroHandler } from "./astro-handler.ts";
+
+/** Pages Astro renders on demand (`prerender = false`), and the methods each answers. */
+export const ON_DEMAND_PAGES: readonly { path: string; methods: readonly ("GET" | "POST")[] }[] = [
+  { path: "/waitlist", methods: ["GET", "POST"] },
+  { path: "/checks", methods: ["GET", "POST"] },
+  { path: "/checks/:id", methods: ["GET", "POST"] },
+  { path: "/store/return", methods: ["GET"] },
+  { path: "/store/buy/:id", methods: ["POST"] },
+];
+
+/**
+ * A form post from another site is refused: browsers send `Sec-Fetch-Site` and `Origin`, and a
+ * forged cross-site post would otherwise act with the visitor's address (CSRF).
+ */
+function refuseCrossSite(event: H3Event, siteUrl: string): void {
+  if (event.req.method !== "POST") return;
+  const site = event.req.headers.get("sec-fetch-site");
+  const origin = event.req.headers.get("origin");
+  if (site === "cross-site" || (origin && origin !== "null" && origin !== new URL(siteUrl).origin)) {
+    throw new ApiProblem("cross-site-form", "This form only accepts posts from this site.");
+  }
+}
+
+export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps, handler: AstroHandler): void {
+  const documentHeaders = documentHeadersFor(config);
+  for (const page of ON_DEMAND_PAGES) {
+    for (const method of page.methods) {
+      app.on(method, page.path, (event) => {
+        refuseCrossSite(event, config.siteUrl);
+        const node = event.runtime?.node;
+        if (!node?.res) throw new ApiProblem("service-unavailable", "This page is rendered by the Node server only.");
+        // The adapter writes to Node's response directly, past the app's response hook.
+        for (const [name, value] of documentHeaders) node.res.setHeader(name, value);
+        node.res.setHeader("X-Request-Id", requestIdOf(event));
+        node.res.setHeader("Cache-Control", "no-store");
+        const locals = { services: pageServicesFor(services, clientAddress(event, config.trustProxy)) };
+        log.info({ req_id: requestIdOf(event), method, path: page.path }, "page");
+        return fromNodeHandler((req, res, next) => {
+          // This server speaks HTTP/1.1 (node:http); the adapter expects exactly that.
+          if (!(req instanceof IncomingMessage) || !(res instanceof ServerResponse))
+            throw new Error("HTTP/1.1 request expected");
+          return handler(req, res, next, locals);
+        })(event);
+      });
+    }
+  }
+}

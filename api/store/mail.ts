@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { formatMoney } from "../../src/lib/money.ts";
+import type { Sql } from "../db/sql.ts";
+import { composeMail as compose, mailDay as day } from "../mail/compose.ts";
+import type { MailOutbox } from "../mail/outbox.ts";
+import type { StoreCatalogue } from "./catalogue.ts";
+import type { StoreDownloads } from "./downloads.ts";
+import { isEntitlementActive } from "./sql/entitlements.ts";
+import { findOrder } from "./sql/orders.ts";
+
+export interface StoreMailDeps {
+  db: () => Sql;
+  now: () => Date;
+  catalogue: StoreCatalogue;
+  downloads: StoreDownloads;
+  siteUrl: string;
+  serviceName: string;
+  contactEmail: string;
+}
+
+const OrderPayload = z.object({ order_id: z.string() });
+
+/**
+ * The store's e-mails, rendered when sent. The delivery e-mail carries a signed download link
+ * valid 7 days from sending and the entitlement's end date; a fee's e-mail is a receipt. Both are
+ * cancelled if the purchase was refunded or disputed before they went.
+ */
+export function registerStoreMail(outbox: MailOutbox, deps: StoreMailDeps): void {
+  const signature = `${deps.serviceName} · ${deps.siteUrl} · questions: ${deps.contactEmail}`;
+
+  outbox.registerTemplate("store-delivery", async (payload, sentAt) => {
+    const { order_id } = OrderPayload.parse(payload);
+    const order = await findOrder(deps.db(), order_id);
+    const entitlement = order?.entitlement;
+    const product = order ? deps.catalogue.any(order.product_id) : undefined;
+    if (!order || !entitlement || !product || !isEntitlementActive(entitlement, sentAt)) return null;
+    const title = product.data.title;
+    const purchasePage = `${deps.siteUrl}/store/return?session_id=${order.session_id}`;
+    const paid = `You paid ${formatMoney({ amount: order.amount, currency: order.currency })} (order ${order.id}).`;
+    if (!product.data.file) {
+      return compose(
+        `Your receipt: ${title}`,
+        [
+          { text: `Thank you for paying for ${title}. ${paid}` },
+          { text: "We will write to you from this address to arrange the work." },
+          { text: "Your purchase page:", link: { label: "Open your purchase", url: purchasePage } },
+        ],
+        signature,
+      );
+    }
+    const link = deps.downloads.linkFor(entitlement.id, sentAt);
+    return compose(
+      `Your download: ${title}`,
+      [
+        { text: `Thank you for buying ${title}. ${paid}` },
+        {
+          text: `Download it here (this link works until ${day(link.expiresAt.toISOString())}, as often as you like):`,
+          link: { label: `Download ${title}`, url: link.url },
+        },
+        {
+          text: `Your downloads stay available until ${day(entitlement.expires_at)}. After the link expires, download from your purchase page:`,
+          link: { label: "Open your purchase", url: purchasePage },
+        },
+        { text: "Keep this e-mail private: the links in it are your access to the file." },
+      ],
+      signature,
+    );
+  });
+
+  outbox.registerTemplate("store-sold-out-refund", async (payload) => {
+    const { order_id } = OrderPayload.parse(payload);
+    const order = await findOrder(deps.db(), order_id);
+    const product = order ? deps.catalogue.any(order.product_id) : undefined;
+    if (order?.outcome !== "sold-out") return null;
+    const title = product?.data.title ?? order.product_id;
+    return compose(
+      `Refunded: ${title} sold out`,
+      [
+        { text: `The last copy of ${title} went to another buyer moments before your payment completed.` },
+        {
+          text: `We have refunded your payment of ${formatMoney({ amount: order.amount, currency: order.currency })} in full (order ${order.id}). It usually reaches your account within 5 to 10 working days.`,
+        },
+        {
+          text: "Our refund policy explains this rule:",
+          link: { label: "Refund policy", url: `${deps.siteUrl}/policies/refunds` },
+        },
+      ],
+      signature,
+    );
+  });
+}

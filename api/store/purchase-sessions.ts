@@ -1,0 +1,139 @@
+import type { PurchaseSession } from "../../src/schemas/responses/store.ts";
+import type { Sql } from "../db/sql.ts";
+import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
+import type { Logger } from "../platform/log.ts";
+import { ApiProblem } from "../platform/problem.ts";
+import type { StoreCatalogue } from "./catalogue.ts";
+import { paymentsUnavailable } from "./checkout.ts";
+import { isPaid, type StoreFulfilment } from "./fulfilment.ts";
+import { isEntitlementActive } from "./sql/entitlements.ts";
+import { findOrderBySession, type OrderRecord, settleUnpaidOrderStatement } from "./sql/orders.ts";
+
+export interface PurchaseSessionsDeps {
+  db: () => Sql;
+  now: () => Date;
+  catalogue: StoreCatalogue;
+  payments: PaymentsGateway | null;
+  fulfilment: StoreFulfilment;
+  log: Logger;
+}
+
+/** `cs_test_…` or `cs_live_…`: anything else is not a checkout session, and the provider is not asked. */
+export const SESSION_ID_PATTERN = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
+
+const CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
+const PAYMENT_STATUSES = ["paid", "unpaid", "no_payment_required"] as const;
+const oneOf = <T extends string>(values: readonly T[], value: string, fallback: T): T =>
+  values.find((candidate) => candidate === value) ?? fallback;
+
+export const downloadPath = (sessionId: string) => `/api/v1/store/sessions/${sessionId}/download`;
+
+function notFound(): ApiProblem {
+  return new ApiProblem("not-found", "There is no purchase with this session id.");
+}
+
+/**
+ * A purchase as its buyer follows it. A settled purchase is answered from the database; an open
+ * one is read from the provider, and fulfilled on the spot when the provider says it is paid (the
+ * buyer may come back before the webhook does).
+ */
+export class PurchaseSessions {
+  constructor(private readonly deps: PurchaseSessionsDeps) {}
+
+  async lookup(sessionId: string): Promise<PurchaseSession> {
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw notFound();
+    const db = this.deps.db();
+    const order = await findOrderBySession(db, sessionId);
+    if (order && order.state !== "pending") {
+      if (order.outcome === "sold-out" && order.refund_id === null) await this.#retryRefund(order);
+      return this.view(order);
+    }
+    if (!this.deps.payments) throw paymentsUnavailable("Payments are not configured on this server.");
+    let session: CheckoutSession | null;
+    try {
+      session = await this.deps.payments.retrieveCheckoutSession(sessionId);
+    } catch (error) {
+      if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
+      throw error;
+    }
+    const metadata = session ? StoreMetadataSchema.safeParse(session.metadata) : undefined;
+    if (!session || !metadata?.success) throw notFound();
+    if (isPaid(session)) {
+      await this.deps.fulfilment.fulfil(session);
+    } else if (session.status === "expired" && order) {
+      await db.execute(
+        settleUnpaidOrderStatement(
+          sessionId,
+          "expired",
+          "expired",
+          session.payment_status,
+          this.deps.now().toISOString(),
+        ),
+      );
+    }
+    const current = await findOrderBySession(db, sessionId);
+    if (current) return this.view(current, current.state === "pending" ? session : undefined);
+    return this.#viewUnrecorded(session, metadata.data.product_id);
+  }
+
+  /** The API's view of an order; `live` overrides the provider's statuses with a fresh reading. */
+  view(order: OrderRecord, live?: CheckoutSession): PurchaseSession {
+    const product = this.deps.catalogue.any(order.product_id);
+    const entitlement = order.entitlement;
+    const active = entitlement !== null && isEntitlementActive(entitlement, this.deps.now());
+    return {
+      id: order.session_id,
+      status: oneOf(CHECKOUT_STATUSES, live?.status ?? order.checkout_status, "open"),
+      payment_status: oneOf(PAYMENT_STATUSES, live?.payment_status ?? order.payment_status, "unpaid"),
+      items: [
+        {
+          product_id: order.product_id,
+          title: product?.data.title ?? order.product_id,
+          kind: product?.data.kind ?? "item",
+          quantity: order.quantity,
+        },
+      ],
+      total: { amount: order.amount, currency: order.currency },
+      delivery: { state: order.state },
+      entitlement: { active, expires_at: entitlement?.expires_at ?? null },
+      ...(active && product?.data.file ? { download_url: downloadPath(order.session_id) } : {}),
+    };
+  }
+
+  /** A session of ours whose order row was never written (the write after checkout failed). */
+  #viewUnrecorded(session: CheckoutSession, productId: string): PurchaseSession {
+    const product = this.deps.catalogue.any(productId);
+    const quantity = session.line_items?.data.reduce((sum, item) => sum + (item.quantity ?? 1), 0) || 1;
+    return {
+      id: session.id,
+      status: session.status ?? "open",
+      payment_status: session.payment_status,
+      items: [
+        {
+          product_id: productId,
+          title: product?.data.title ?? productId,
+          kind: product?.data.kind ?? "item",
+          quantity,
+        },
+      ],
+      total: {
+        amount: session.amount_total ?? (product?.data.price.amount ?? 0) * quantity,
+        currency: session.currency ?? product?.data.price.currency ?? "eur",
+      },
+      delivery: { state: session.status === "expired" ? "expired" : "pending" },
+      entitlement: { active: false, expires_at: null },
+    };
+  }
+
+  async #retryRefund(order: OrderRecord): Promise<void> {
+    try {
+      await this.deps.fulfilment.refundSoldOut(order);
+    } catch (error) {
+      this.deps.log.warn(
+        { order_id: order.id, err: error instanceof Error ? error.message : String(error) },
+        "automatic refund still failing",
+      );
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ScanFetcher } from "../../../../../api/checks/engine/fetch/fetcher.ts";
+import { ScanFetchError } from "../../../../../api/checks/engine/fetch/scan-fetch-error.ts";
+import { startHostileSite } from "../../../../fixtures/sites/hostile.ts";
+import type { FixtureSite } from "../../../../fixtures/sites/serve.ts";
+import { noDns, settingsFor } from "../_helpers.ts";
+
+let site: FixtureSite;
+const fetchers: ScanFetcher[] = [];
+
+beforeAll(async () => {
+  site = await startHostileSite();
+});
+afterAll(() => site.close());
+afterEach(async () => {
+  await Promise.all(fetchers.splice(0).map((fetcher) => fetcher.close()));
+});
+
+function fetcherFor(limits: Parameters<typeof settingsFor>[1] = {}): ScanFetcher {
+  const fetcher = new ScanFetcher({ settings: settingsFor(site, limits), lookup: noDns });
+  fetchers.push(fetcher);
+  return fetcher;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ScanFetchError> {
+  const error: unknown = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ScanFetchError)) throw new Error(`expected a ScanFetchError, got ${String(error)}`);
+  return error;
+}
+
+describe("ScanFetcher", () => {
+  it("follows at most 3 redirects and hands back the 4th answer unfollowed", async () => {
+    const before = site.requests.length;
+    const { response } = await fetcherFor().fetch({ url: `${site.origin}/hop/0` });
+    expect(response.status).toBe(302);
+    expect(response.redirects.map((url) => new URL(url).pathname)).toEqual(["/hop/1", "/hop/2", "/hop/3"]);
+    expect(site.requests.length - before).toBe(4);
+  });
+
+  it("refuses a redirect from an allow-listed site to a private address before connecting", async () => {
+    const error = await failure(fetcherFor().fetch({ url: `${site.origin}/to-private` }));
+    expect(error.kind).toBe("target-not-allowed");
+    expect(error.message).toBe("refused http://10.0.0.1/: 10.0.0.1 is a private address (RFC 1918)");
+  });
+
+  it("refuses a redirect to a loopback port that is not allow-listed", async () => {
+    const error = await failure(fetcherFor().fetch({ url: `${site.origin}/to-port?port=1` }));
+    expect(error.kind).toBe("target-not-allowed");
+    expect(error.message).toBe("refused http://127.0.0.1:1/: port 1 is not checked: only 80 and 443 are");
+  });
+
+  it("counts the size cap in decompressed bytes and stops reading a gzip bomb", async () => {
+    const error = await failure(fetcherFor().fetch({ url: `${site.origin}/bomb` }));
+    expect(error.kind).toBe("too-large");
+    expect(error.message).toMatch(/sent more than 1 MB \(decompressed\)/);
+  });
+
+  it("gives up on a request that does not answer in time", async () => {
+    const error = await failure(fetcherFor({ requestTimeoutMs: 200 }).fetch({ url: `${site.origin}/hang` }));
+    expect(error.kind).toBe("timeout");
+  });
+
+  it("refuses requests beyond the per-scan budget without sending them", async () => {
+    const fetcher = fetcherFor({ maxRequests: 2 });
+    await fetcher.fetch({ url: `${site.origin}/a` });
+    await fetcher.fetch({ url: `${site.origin}/b` });
+    const before = site.requests.length;
+    const error = await failure(fetcher.fetch({ url: `${site.origin}/c` }));
+    expect(error.kind).toBe("request-budget");
+    expect(site.requests.length).toBe(before);
+    expect(fetcher.requestCount).toBe(2);
+  });
+
+  it("refuses link samples once only the reserved end of the budget is left, but still sends essential requests", async () => {
+    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2 });
+    await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
+    await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
+    const error = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
+    expect(error.kind).toBe("request-budget");
+    expect(error.message).toMatch(/last 2 requests of the budget are kept for essential checks/);
+    await expect(fetcher.fetch({ url: `${site.origin}/essential` })).resolves.toMatchObject({ reused: false });
+    expect(fetcher.requestCount).toBe(3);
+  });
+
+  it("answers repeated requests from its cache, and other Accepts too when the response does not vary on Accept", async () => {
+    const fetcher = fetcherFor();
+    const first = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "text/html" } });
+    const again = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "text/html" } });
+    const other = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "application/json" } });
+    const exact = await fetcher.fetch({
+      url: `${site.origin}/page`,
+      headers: { accept: "text/markdown" },
+      exact: true,
+    });
+    expect([first.reused, again.reused, other.reused, exact.reused]).toEqual([false, true, true, false]);
+    expect(fetcher.requestCount).toBe(2);
+  });
+
+  it("never reaches a name the injected lookup resolves to a private address", async () => {
+    const fetcher = new ScanFetcher({
+      settings: settingsFor(site),
+      lookup: async () => [{ address: "192.168.0.10", family: 4 }],
+    });
+    fetchers.push(fetcher);
+    const error = await failure(fetcher.fetch({ url: "https://internal.example/" }));
+    expect(error.message).toBe(
+      "refused https://internal.example/: internal.example resolves to 192.168.0.10 is a private address (RFC 1918)",
+    );
+    expect(fetcher.requestCount).toBe(0);
+  });
+
+  it("sends its own User-Agent", async () => {
+    await fetcherFor().fetch({ url: `${site.origin}/ua` });
+    expect(site.requests.at(-1)?.userAgent).toBe("AgentReadyBot/1.0 (+https://agent-ready.test/docs/checks)");
+  });
+});

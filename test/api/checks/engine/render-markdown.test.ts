@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdownReport } from "../../../../api/checks/engine/render-markdown.ts";
+import type { ReadinessResult } from "../../../../src/schemas/report.ts";
+
+const RESULT: ReadinessResult = {
+  suite_version: "2026.11.0",
+  target: { input: "example.com", origin: "https://example.com" },
+  checked_at: "2026-11-22T10:00:00.000Z",
+  duration_ms: 812,
+  requests: 31,
+  profile: { inferred: ["content", "docs"], applied: ["content", "docs"], overridden: false },
+  score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1 },
+  level: {
+    value: 1,
+    name: "Basic Web Presence",
+    next: {
+      value: 2,
+      name: "Bot-Aware",
+      requirements: [{ check: "policy.content-signals", title: "Signals", message: "fail: none" }],
+    },
+  },
+  categories: [],
+  findings: [
+    {
+      id: "robots.exists",
+      title: "robots.txt exists",
+      category: "discovery",
+      severity: "high",
+      status: "pass",
+      message: "ok",
+    },
+    {
+      id: "llms.exists",
+      title: "llms.txt is served as text",
+      category: "discovery",
+      severity: "high",
+      status: "warn",
+      message: "served as text/html",
+    },
+    {
+      id: "policy.content-signals",
+      title: "Content Signals",
+      category: "bot-policy",
+      severity: "medium",
+      status: "fail",
+      message: "no Content-Signal line",
+    },
+    {
+      id: "security.txt",
+      title: "security.txt",
+      category: "api-hygiene",
+      severity: "low",
+      status: "error",
+      message: "timed out",
+    },
+  ],
+  details: [
+    {
+      id: "llms.exists",
+      evidence: [],
+      remediation: "Serve it as text/plain.",
+      prompt: "Fix llms.txt",
+      spec_urls: ["https://llmstxt.org/"],
+    },
+    {
+      id: "policy.content-signals",
+      evidence: [],
+      remediation: "Add a Content-Signal line.",
+      prompt: "Add this:\n```\nContent-Signal: search=yes\n```",
+      spec_urls: [],
+    },
+  ],
+};
+
+describe("renderMarkdownReport", () => {
+  const markdown = renderMarkdownReport(RESULT);
+
+  it("starts with the origin, the score and the level", () => {
+    expect(markdown.startsWith("# Agent-readiness fixes for https://example.com\n")).toBe(true);
+    expect(markdown).toContain("Score: **50/100**");
+    expect(markdown).toContain("Level: **1 — Basic Web Presence** (next: 2 — Bot-Aware)");
+  });
+
+  it("has one section per failing or warning check, failures first, and none for passes", () => {
+    const headings = markdown.split("\n").filter((line) => line.startsWith("## "));
+    expect(headings).toEqual([
+      "## FAIL: Content Signals (`policy.content-signals`, medium)",
+      "## WARN: llms.txt is served as text (`llms.exists`, high)",
+      "## Not checked (scanner or network errors)",
+    ]);
+  });
+
+  it("puts each prompt in a fence that the prompt's own backticks cannot close", () => {
+    expect(markdown).toContain("````text\nAdd this:\n```\nContent-Signal: search=yes\n```\n````");
+    expect(markdown).toContain("**Fix:** Add a Content-Signal line.");
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import type { TokenOwner } from "../../../../api/agents/sql.ts";
+import { TokenOwnerCache } from "../../../../api/platform/auth/token-owner-cache.ts";
+
+const owner = (agentId: string): TokenOwner => ({
+  tokenId: `tok_${agentId}`,
+  tokenHash: new Uint8Array(32),
+  scopes: [],
+  revoked: false,
+  agent: {
+    id: agentId,
+    agent_name: "A",
+    agent_type: "bot",
+    operator_type: "company",
+    principal_contact: null,
+    trust: "unverified",
+    registered_by: "api",
+    created_at: "2026-11-22T00:00:00.000Z",
+  },
+  waitlistJoinedAt: null,
+  surveyAnsweredAt: null,
+  surveyVersion: null,
+});
+
+describe("the token owner cache", () => {
+  it("lets no token outlive its lifetime by more than one lifetime once other tokens arrive", () => {
+    let now = 0;
+    const cache = new TokenOwnerCache(1_000, () => now);
+    cache.set("agt_first", owner("ag_1"));
+    cache.set("agt_second", owner("ag_2"));
+    now = 1_500;
+    cache.set("agt_third", owner("ag_3"));
+    // The first two expired and were swept out without ever being asked for again.
+    expect(cache.size).toBe(1);
+    expect(cache.get("agt_third")?.agent.id).toBe("ag_3");
+    expect(cache.get("agt_first")).toBeUndefined();
+  });
+
+  it("forgets every token of one agent, and only that agent's", () => {
+    const cache = new TokenOwnerCache(60_000, () => 0);
+    cache.set("agt_a1", owner("ag_a"));
+    cache.set("agt_a2", owner("ag_a"));
+    cache.set("agt_b1", owner("ag_b"));
+    cache.forgetAgent("ag_a");
+    expect(cache.get("agt_a1")).toBeUndefined();
+    expect(cache.get("agt_a2")).toBeUndefined();
+    expect(cache.get("agt_b1")?.agent.id).toBe("ag_b");
+    // A token cached again after being forgotten is forgotten again with its agent.
+    cache.set("agt_a1", owner("ag_a"));
+    cache.forgetAgent("ag_a");
+    expect(cache.get("agt_a1")).toBeUndefined();
+    expect(cache.size).toBe(1);
+  });
+
+  it("holds at most its limit, dropping the oldest first, and nothing at all with no lifetime", () => {
+    const cache = new TokenOwnerCache(60_000, () => 0, 2);
+    cache.set("agt_1", owner("ag_1"));
+    cache.set("agt_2", owner("ag_2"));
+    cache.set("agt_3", owner("ag_3"));
+    expect(cache.size).toBe(2);
+    expect(cache.get("agt_1")).toBeUndefined();
+    cache.forgetAgent("ag_1");
+    expect(cache.size).toBe(2);
+    const none = new TokenOwnerCache(0, () => 0);
+    none.set("agt_1", owner("ag_1"));
+    expect(none.get("agt_1")).toBeUndefined();
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../../api/app.ts";
+import { composeServices } from "../../../../api/compose.ts";
+import { createLogger } from "../../../../api/platform/log.ts";
+import { expectProblem, PRIVACY_VERSION } from "../../../helpers/agents.ts";
+import { createTestApp } from "../../../helpers/app.ts";
+import { builtSite } from "../../../helpers/site.ts";
+
+const signup = (n: number) => ({ email: `r${n}@example.com`, consent: true, consent_version: PRIVACY_VERSION });
+
+describe("rate limits", () => {
+  it("count down in RateLimit, refuse with Retry-After, and reset when the window ends", async () => {
+    let now = Date.parse("2026-11-22T10:00:00.000Z");
+    const t = await createTestApp({ now: () => new Date(now), env: { RATE_LIMITS: "waitlist=3/60" } });
+    const from = { "x-forwarded-for": "192.0.2.10" };
+    const remaining: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const response = await t.send("POST", "/api/v1/waitlist", signup(index), from);
+      expect(response.status).toBe(202);
+      expect(response.headers.get("ratelimit-policy")).toBe('"waitlist";q=3;w=60');
+      remaining.push(response.headers.get("ratelimit") ?? "");
+    }
+    expect(remaining).toEqual(['"waitlist";r=2;t=60', '"waitlist";r=1;t=60', '"waitlist";r=0;t=60']);
+    now += 20_000;
+    const refused = await t.send("POST", "/api/v1/waitlist", signup(3), from);
+    await expectProblem(refused, 429, "rate-limited");
+    expect(refused.headers.get("retry-after")).toBe("40");
+    expect((await t.send("POST", "/api/v1/waitlist", signup(4), { "x-forwarded-for": "192.0.2.11" })).status).toBe(202);
+    now += 40_000;
+    expect((await t.send("POST", "/api/v1/waitlist", signup(5), from)).status).toBe(202);
+    await t.close();
+  });
+
+  it("hold across two instances sharing the database store", async () => {
+    const first = await createTestApp({ env: { RATE_LIMIT_STORE: "database", RATE_LIMITS: "waitlist=4/60" } });
+    const log = createLogger("silent");
+    const secondServices = await composeServices(first.config, log, { stateTtlMs: 0 });
+    const second = createApp({ config: first.config, log, site: await builtSite(), services: secondServices });
+    const from = { "content-type": "application/json", "x-forwarded-for": "192.0.2.20" };
+    const statuses: number[] = [];
+    for (let index = 0; index < 6; index++) {
+      const app = index % 2 === 0 ? first.app : second;
+      statuses.push(
+        (
+          await app.request("/api/v1/waitlist", {
+            method: "POST",
+            headers: from,
+            body: JSON.stringify(signup(100 + index)),
+          })
+        ).status,
+      );
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 429, 429]);
+    secondServices.database.close();
+    await first.close();
+  });
+});
