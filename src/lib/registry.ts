@@ -1,3 +1,4 @@
+import type { RequestBodies, RequestSchemaName } from "../schemas/requests/bodies.ts";
 import type { ServiceSettings } from "../schemas/service.ts";
 import type { Component, SwitchName } from "./switches.ts";
 
@@ -32,8 +33,8 @@ export interface Operation {
   published?: keyof ServiceSettings["publish"];
   /** Components it needs; any unavailable ⇒ 503 and the capability disappears. */
   requires: readonly Component[];
-  /** Name of the request-body schema under `/schemas/`. */
-  requestSchema?: string;
+  /** Name of the request-body schema under `/schemas/`; the server validates the body with exactly it. */
+  requestSchema?: RequestSchemaName;
   /** The body may be left out (then `{}` is validated). */
   requestBodyOptional?: boolean;
   rateLimit?: RateLimitName;
@@ -51,10 +52,10 @@ export interface Operation {
   alternateTypes?: readonly string[];
 }
 
-const none: Authentication = { type: "none" };
-const bearer = (scope: string | null): Authentication => ({ type: "bearer", scope });
+const none = { type: "none" } as const;
+const bearer = <Scope extends string | null>(scope: Scope) => ({ type: "bearer", scope }) as const;
 
-export const OPERATIONS: readonly Operation[] = [
+const REGISTERED = [
   {
     id: "listDocs",
     method: "GET",
@@ -709,10 +710,27 @@ export const OPERATIONS: readonly Operation[] = [
     static: true,
     responseType: "application/vnd.oai.openapi+json",
   },
-];
+] as const satisfies readonly Operation[];
 
-export function findOperation(id: string): Operation {
-  const operation = OPERATIONS.find((candidate) => candidate.id === id);
+/** Every operation, in the order OpenAPI and the discovery documents list them. */
+export const OPERATIONS: readonly Operation[] = REGISTERED;
+
+type Registered = (typeof REGISTERED)[number];
+export type OperationId = Registered["id"];
+/** The registry entry of one operation, with its literal types (method, authentication, body schema). */
+export type OperationOf<Id extends OperationId> = Extract<Registered, { id: Id }>;
+/** The parsed request body of an operation, or `undefined` when it takes none. */
+export type BodyOf<Id extends OperationId> =
+  OperationOf<Id> extends { requestSchema: infer Name extends RequestSchemaName } ? RequestBodies[Name] : undefined;
+/** Whether an operation acts for an agent registration (a bearer token). */
+export type IsBearer<Id extends OperationId> = OperationOf<Id>["authentication"] extends { type: "bearer" }
+  ? true
+  : false;
+
+const BY_ID = new Map<string, Operation>(OPERATIONS.map((operation) => [operation.id, operation]));
+
+export function findOperation(id: OperationId): Operation {
+  const operation = BY_ID.get(id);
   if (!operation) throw new Error(`Unknown operation ${id}`);
   return operation;
 }
