@@ -105,12 +105,7 @@ export const agentsCommand = defineCommand({
         json: { type: "boolean", description: "Print JSON" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client }) =>
-          printRows(
-            (await listAgents(client, Number(args.limit))) as unknown as Record<string, unknown>[],
-            args.json === true,
-          ),
-        ),
+        withDatabase(async ({ client }) => printRows(await listAgents(client, Number(args.limit)), args.json === true)),
     }),
   },
 });

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { defineCommand } from "citty";
+import { loadConfig } from "../../api/config.ts";
 import { FileSql } from "../../api/db/file-sql.ts";
 import { AdminError, withDatabase } from "./context.ts";
 
@@ -10,6 +11,15 @@ import { AdminError, withDatabase } from "./context.ts";
  * writing while it runs (a plain file copy of a WAL database can catch it between a write and its
  * checkpoint). The copy is then opened on its own and checked.
  */
+/** DATABASE_URL as the configuration reads it; a bad configuration is reported when connecting. */
+function databaseUrl(): string {
+  try {
+    return loadConfig().database.url;
+  } catch {
+    return "file:";
+  }
+}
+
 export const backupCommand = defineCommand({
   meta: {
     name: "backup",
@@ -19,7 +29,7 @@ export const backupCommand = defineCommand({
   args: { file: { type: "positional", description: "The new file to write; it must not exist", required: true } },
   run: ({ args }) => {
     // Decided before connecting: a remote server is not ours to copy (and may not even answer).
-    if (!(process.env.DATABASE_URL ?? "file:").startsWith("file:")) {
+    if (!databaseUrl().startsWith("file:")) {
       console.error(
         "backup copies an embedded database (DATABASE_URL=file:…); back up a libSQL server with its own tools (see /docs/operations/runbook#backups).",
       );

@@ -30,7 +30,13 @@ export async function withDatabase(task: (context: AdminContext) => Promise<void
 }
 
 /** Prints rows as an aligned plain-text table (or JSON lines for scripts). */
-export function printRows(rows: Record<string, unknown>[], json: boolean): void {
+/** Any row object as a record of its own fields (rows come typed from the SQL modules). */
+export function fieldsOf(row: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row));
+}
+
+export function printRows(typed: readonly object[], json: boolean): void {
+  const rows = typed.map(fieldsOf);
   if (json) {
     console.log(JSON.stringify(rows, null, 2));
     return;

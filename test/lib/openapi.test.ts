@@ -73,7 +73,7 @@ describe("openapi.json", () => {
   it("answers every error status with an application/problem+json body of the Problem schema", () => {
     for (const registered of OPERATIONS) {
       const responses = at(locate(document, registered.path, registered.method.toLowerCase()).operation, "responses");
-      for (const [status, response] of Object.entries(responses)) {
+      for (const status of Object.keys(responses)) {
         if (status !== "default" && Number(status) < 400) continue;
         const resolved = resolve(document, at(responses, status));
         expect(Object.keys(at(resolved, "content")), `${registered.id} ${status}`).toEqual([
@@ -82,7 +82,6 @@ describe("openapi.json", () => {
         expect(at(resolved, "content", "application/problem+json", "schema")).toEqual({
           $ref: "#/components/schemas/Problem",
         });
-        expect(response).toBeDefined();
       }
     }
   });
