@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import { isUnavailableError } from "./db/database.ts";
 import { agentStandingHotRoute } from "./fast-path/agent-standing.ts";
 import type { HotRoute } from "./fast-path/hot-routes.ts";
+import { staticFileRoutes } from "./fast-path/static-files.ts";
 import { ToolCatalogue } from "./mcp/catalogue.ts";
 import { contentTools } from "./mcp/content-tools.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
@@ -135,7 +136,7 @@ export function operationRoutes({ config, services, log }: Pick<AppDeps, "config
 }
 
 /** The fast path's routes (api/fast-path/README.md), answered on node:http ahead of this app. */
-export function hotRoutesFor(services: AppServices, log: Logger): Map<string, HotRoute> {
+export function hotRoutesFor(services: AppServices, site: SiteFiles | null, log: Logger): Map<string, HotRoute> {
   const standing = agentStandingHotRoute({
     monitor: services.monitor,
     tokenOwners: services.tokenOwners,
@@ -143,7 +144,7 @@ export function hotRoutesFor(services: AppServices, log: Logger): Map<string, Ho
     service: services.content.service,
     log,
   });
-  return new Map([standing]);
+  return new Map([...(site ? staticFileRoutes(site, log) : []), standing]);
 }
 
 function preflightHeaders(): Headers {

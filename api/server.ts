@@ -45,7 +45,7 @@ const pages = await loadAstroHandler(config.distDir);
 const app = createApp({ config, log, site, services, pages });
 const jobs = startCommerceJobs(services, log);
 // Hot routes answer their busiest case straight on node:http and hand everything else to the app.
-const hotRoutes = hotRoutesFor(services, log);
+const hotRoutes = hotRoutesFor(services, site, log);
 const server = createServer(withHotRoutes(hotRoutes, toNodeHandler(app)));
 server.keepAliveTimeout = 5_000;
 server.listen(config.port, config.host, () => {

@@ -5,7 +5,7 @@ import { findOperation, type OperationId } from "../../src/lib/registry.ts";
 import type { ToolAnnotationsSchema } from "../../src/schemas/mcp.ts";
 import { validationProblem, violationsOf } from "./body.ts";
 import type { OperationDefinition } from "./operations/definition.ts";
-import { type OperationDeps, prepareCall } from "./operations/prepare-call.ts";
+import { type OperationDeps, performOperation } from "./operations/prepare-call.ts";
 
 /** What a tool call knows about the HTTP request that carried it. */
 export interface ToolContext {
@@ -99,7 +99,7 @@ export function operationTool<Id extends OperationId, Found, O extends ObjectSch
     operation: definition.id,
     authentication: operation.authentication.type,
     async invoke(args, context) {
-      const call = await prepareCall(
+      const { result } = await performOperation(
         definition,
         {
           address: context.clientAddress,
@@ -109,7 +109,7 @@ export function operationTool<Id extends OperationId, Found, O extends ObjectSch
         },
         context.operations,
       );
-      return spec.output.parse(await definition.run(call));
+      return spec.output.parse(result);
     },
   };
 }

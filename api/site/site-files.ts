@@ -17,6 +17,8 @@ export interface StaticRoute {
   entry: RouteEntry;
   /** Every response header (security headers included) except Content-Length, computed once. */
   headers: readonly [string, string][];
+  /** The headers when this route answers for its HTML page's URL (a Markdown twin): `Vary: Accept` added. */
+  negotiatedHeaders: readonly [string, string][];
   /** The Markdown twin's URL, for HTML pages that have one (`Accept: text/markdown`). */
   markdownTwin?: string;
 }
@@ -50,7 +52,7 @@ export async function loadSiteFiles(
   await Promise.all(
     Object.entries(manifest.routes).map(async ([url, entry]) => {
       const body = await readFile(join(clientDir, entry.file));
-      routes.set(url, { url, body, entry, headers: [] });
+      routes.set(url, { url, body, entry, headers: [], negotiatedHeaders: [] });
     }),
   );
   for (const route of routes.values()) {
@@ -81,6 +83,8 @@ export async function loadSiteFiles(
     });
   const home = routes.get("/");
   if (home) routes.set("/", { ...home, headers: [...home.headers, ["Link", homeLinkHeader(routes)]] });
+  // A Markdown twin answering for its page's URL varies by Accept; built once, after every header is final.
+  for (const route of routes.values()) route.negotiatedHeaders = [...route.headers, ["Vary", "Accept"]];
   let notFoundHtml: Uint8Array | null = null;
   try {
     notFoundHtml = await readFile(join(clientDir, manifest.not_found));

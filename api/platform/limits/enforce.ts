@@ -8,6 +8,7 @@ import { type LimitName, type RateLimitDecision, type RateLimiter, rateLimitHead
  */
 export class LimitCounter {
   readonly #decisions: RateLimitDecision[] = [];
+  readonly #subjects: string[] = [];
 
   constructor(
     private readonly limiter: RateLimiter,
@@ -18,6 +19,7 @@ export class LimitCounter {
   async count(name: LimitName, subject: string): Promise<Record<string, string>> {
     const decision = await this.limiter.consume(name, subject);
     this.#decisions.push(decision);
+    this.#subjects.push(subject);
     const headers = rateLimitHeaders(...this.#decisions);
     this.onHeaders(headers);
     if (!decision.allowed) {
@@ -28,6 +30,19 @@ export class LimitCounter {
       );
     }
     return headers;
+  }
+
+  /**
+   * Gives back every count of this request: the service refused it (a 503), so the caller did nothing
+   * that should cost it. The headers then show the remaining allowance as it stands.
+   */
+  async refund(): Promise<void> {
+    if (this.#decisions.length === 0) return;
+    const refunded = await Promise.all(
+      this.#decisions.map((decision, index) => this.limiter.refund(decision, this.#subjects[index] ?? "")),
+    );
+    this.#decisions.splice(0, this.#decisions.length, ...refunded);
+    this.onHeaders(rateLimitHeaders(...this.#decisions));
   }
 }
 

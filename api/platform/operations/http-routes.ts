@@ -5,7 +5,7 @@ import { clientAddress } from "../http/client.ts";
 import { limitsOf, rememberLimits } from "../http/request-limits.ts";
 import { jsonResponse } from "../http/responses.ts";
 import type { OperationCall, OperationDefinition } from "./definition.ts";
-import { type OperationDeps, prepareCall } from "./prepare-call.ts";
+import { type OperationDeps, performOperation } from "./prepare-call.ts";
 
 /** How one operation's result becomes a response when JSON of it with the registry's 2xx is not enough. */
 export interface HttpRouteOptions<Id extends OperationId, Found, Result> {
@@ -40,7 +40,7 @@ function successStatus(operation: Operation): number {
   return operation.statuses.find((status) => status >= 200 && status < 300) ?? 200;
 }
 
-/** The HTTP route of an operation: every step before the work comes from the registry (see prepareCall). */
+/** The HTTP route of an operation: every step before the work comes from the registry (see performOperation). */
 export function httpRoute<Id extends OperationId, Found, Result>(
   definition: OperationDefinition<Id, Found, Result>,
   options: HttpRouteOptions<Id, Found, Result> = {},
@@ -49,7 +49,7 @@ export function httpRoute<Id extends OperationId, Found, Result>(
   return {
     id: definition.id,
     async serve(event, deps) {
-      const call = await prepareCall(
+      const { call, result } = await performOperation(
         definition,
         {
           address: clientAddress(event, deps.trustProxy),
@@ -60,7 +60,6 @@ export function httpRoute<Id extends OperationId, Found, Result>(
         },
         deps,
       );
-      const result = await definition.run(call);
       const headers = { ...limitsOf(event) };
       if (options.location) headers.Location = options.location(result, call);
       if (options.respond) return options.respond(event, call, result, headers);

@@ -2,10 +2,12 @@ import type { z } from "zod";
 import { findOperation, type OperationId } from "../../../src/lib/registry.ts";
 import type { RequestSchemas } from "../../../src/schemas/requests/bodies.ts";
 import type { ServiceSettings } from "../../../src/schemas/service.ts";
+import { isUnavailableError } from "../../db/database.ts";
 import { type AgentAuthDeps, authenticateBearer } from "../auth/bearer.ts";
 import { refuseUnavailable } from "../availability.ts";
 import { LimitCounter } from "../limits/enforce.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
+import { ApiProblem } from "../problem.ts";
 import type { ServiceStateMonitor } from "../state/service-state.ts";
 import type { OperationCall, OperationDefinition } from "./definition.ts";
 
@@ -35,10 +37,11 @@ export interface CallSource {
  * the RateLimit headers), published and switched on (404/503), the addressed resource (404), the
  * components it needs (503), then the body (415/413/400/422).
  */
-export async function prepareCall<Id extends OperationId, Found>(
+async function prepareCall<Id extends OperationId, Found>(
   definition: Pick<OperationDefinition<Id, Found, unknown>, "id" | "find">,
   source: CallSource,
   deps: OperationDeps,
+  limits: LimitCounter,
 ): Promise<OperationCall<Id, Found>> {
   const operation = findOperation(definition.id);
   const { authentication } = operation;
@@ -47,7 +50,6 @@ export async function prepareCall<Id extends OperationId, Found>(
       ? await authenticateBearer(source.headers.get("authorization"), deps.auth, source.address, authentication.scope)
       : null;
   const subject = agent?.tokenId ?? source.address;
-  const limits = new LimitCounter(deps.limiter, source.onLimits);
   if (operation.rateLimit) await limits.count(operation.rateLimit, subject);
   // Liveness and the like depend on nothing: they never wait for a reading of the state.
   const gated = operation.switch !== undefined || operation.published !== undefined || operation.requires.length > 0;
@@ -69,11 +71,36 @@ export async function prepareCall<Id extends OperationId, Found>(
   };
 }
 
+/** The service's own trouble (a component down, a form closed): nothing the caller should pay for. */
+function refusedByService(error: unknown): boolean {
+  return (error instanceof ApiProblem && error.status === 503) || isUnavailableError(error);
+}
+
+/**
+ * Prepares and runs a call, the one path for an HTTP route, an MCP tool and a page form. A call the
+ * service refuses with a 503 gives back the rate-limit counts it took, so retrying through an outage
+ * does not lock a client out once the service is back.
+ */
+export async function performOperation<Id extends OperationId, Found, Result>(
+  definition: OperationDefinition<Id, Found, Result>,
+  source: CallSource,
+  deps: OperationDeps,
+): Promise<{ call: OperationCall<Id, Found>; result: Result }> {
+  const limits = new LimitCounter(deps.limiter, source.onLimits);
+  try {
+    const call = await prepareCall(definition, source, deps, limits);
+    return { call, result: await definition.run(call) };
+  } catch (error) {
+    if (refusedByService(error)) await limits.refund().catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Prepares and runs a call: what an MCP tool or a page form does with an operation. */
 export async function invokeOperation<Id extends OperationId, Found, Result>(
   definition: OperationDefinition<Id, Found, Result>,
   source: CallSource,
   deps: OperationDeps,
 ): Promise<Result> {
-  return definition.run(await prepareCall(definition, source, deps));
+  return (await performOperation(definition, source, deps)).result;
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   const log = createLogger("info", sink);
   const app = toNodeHandler(createApp({ config: t.config, log, site: await builtSite(), services: t.services }));
-  const listener = withHotRoutes(hotRoutesFor(t.services, log), (request, response) => {
+  const listener = withHotRoutes(hotRoutesFor(t.services, null, log), (request, response) => {
     appAnswered++;
     return app(request, response);
   });
