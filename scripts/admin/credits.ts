@@ -5,6 +5,7 @@ import { ChecksService } from "../../api/checks/service.ts";
 import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/checks/sql/credits.ts";
 import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 import { getContent } from "../../src/content/load-content.ts";
+import { EmailSchema } from "../../src/schemas/common.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 
 /** A code given by id (cc_…) or by the code itself. */
@@ -35,6 +36,9 @@ export const creditsCommand = defineCommand({
           const credits = Number(args.credits);
           if (!Number.isInteger(credits) || credits < 1 || credits > 10_000)
             throw new AdminError("Credits must be a whole number from 1 to 10000");
+          // The same rule as the API's e-mail fields: no control characters reach the database or a terminal.
+          const email = args.email === undefined ? null : EmailSchema.safeParse(args.email);
+          if (email && !email.success) throw new AdminError(`--email ${email.error.issues[0]?.message ?? "is invalid"}`);
           const content = getContent(config.root);
           const service = new ChecksService({
             db: () => client,
@@ -46,7 +50,7 @@ export const creditsCommand = defineCommand({
             secrets: await loadSecretRing(client, config),
             unlockPaths: async () => ({ checkout: false, redeem: true }),
           });
-          const issued = await service.issueCode(credits, "staff", null, args.email ?? null);
+          const issued = await service.issueCode(credits, "staff", null, email?.data ?? null);
           if (!issued) throw new AdminError("The code could not be stored");
           console.log(
             `Code:    ${issued.code}\nId:      ${issued.id}\nCredits: ${credits}\n\nThe code is shown this once; it is stored only as an HMAC.`,
