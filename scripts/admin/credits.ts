@@ -38,7 +38,8 @@ export const creditsCommand = defineCommand({
             throw new AdminError("Credits must be a whole number from 1 to 10000");
           // The same rule as the API's e-mail fields: no control characters reach the database or a terminal.
           const email = args.email === undefined ? null : EmailSchema.safeParse(args.email);
-          if (email && !email.success) throw new AdminError(`--email ${email.error.issues[0]?.message ?? "is invalid"}`);
+          if (email && !email.success)
+            throw new AdminError(`--email ${email.error.issues[0]?.message ?? "is invalid"}`);
           const content = getContent(config.root);
           const service = new ChecksService({
             db: () => client,
