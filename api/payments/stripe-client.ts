@@ -30,6 +30,9 @@ export class PaymentsUnavailableError extends Error {
   }
 }
 
+/** How far a webhook signature's timestamp may be from now, either way: the SDK's default tolerance. */
+const WEBHOOK_TOLERANCE_SECONDS = 300;
+
 /** The webhook's signature or timestamp does not verify for these exact bytes. */
 export class WebhookSignatureError extends Error {}
 
@@ -140,6 +143,8 @@ export class PaymentsGateway {
   /**
    * Verifies the `Stripe-Signature` header over the exact bytes received, with the SDK's default
    * 300 s tolerance (https://docs.stripe.com/webhooks#verify-events), then parses the envelope.
+   * The SDK only refuses a timestamp too far in the past; one more than the same 300 s in the
+   * future is refused here too, so a signature made ahead of time cannot be replayed for longer.
    */
   verifyWebhook(rawBody: Uint8Array, signature: string): PaymentEvent {
     if (!this.webhookSecret) throw new PaymentsUnavailableError("STRIPE_WEBHOOK_SECRET is not configured");
@@ -149,6 +154,9 @@ export class PaymentsGateway {
     } catch (error) {
       throw new WebhookSignatureError(error instanceof Error ? error.message : "the signature does not verify");
     }
+    const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+    if (signedAt > Date.now() / 1000 + WEBHOOK_TOLERANCE_SECONDS)
+      throw new WebhookSignatureError("the signature is dated more than 5 minutes in the future");
     const parsed = PaymentEventSchema.safeParse(event);
     if (!parsed.success) throw new WebhookSignatureError("the event is not a payment-provider event");
     return parsed.data;

@@ -37,7 +37,7 @@ export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): 
       if (error instanceof WebhookSignatureError)
         throw new ApiProblem(
           "invalid-webhook-signature",
-          "The signature does not verify for these bytes, or its timestamp is too old.",
+          "The signature does not verify for these bytes, or its timestamp is more than 5 minutes old or ahead.",
         );
       throw error;
     }

@@ -159,6 +159,28 @@ describe("the webhook's signature", () => {
     expect(await fulfilmentsOf(id)).toBe(0);
   });
 
+  it("refuses a signature dated more than 5 minutes in the future, and takes one a little ahead (clock skew)", async () => {
+    store.autoDeliver = false;
+    const id = await store.buy("agent-readiness-checklist", { email: "ahead@example.com" });
+    const signed = await store.fake.pay(id);
+    const datedAhead = (seconds: number) =>
+      Stripe.webhooks.generateTestHeaderString({
+        payload: signed.payload,
+        secret: WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000) + seconds,
+      });
+    const problem = await expectProblem(
+      await store.deliver({ ...signed, header: datedAhead(360) }),
+      400,
+      "invalid-webhook-signature",
+    );
+    expect(problem.detail).toContain("ahead");
+    expect(await countRows(store, "payment_events", "id = ?", [String(signed.event.id)])).toBe(0);
+    expect(await fulfilmentsOf(id)).toBe(0);
+    expect((await store.deliver({ ...signed, header: datedAhead(60) })).status).toBe(200);
+    expect(await fulfilmentsOf(id)).toBe(1);
+  });
+
   it("answers 503 when the provider cannot confirm the event, and records it only when redelivered", async () => {
     store.autoDeliver = false;
     const id = await store.buy("agent-readiness-checklist", { email: "outage@example.com" });
