@@ -1,5 +1,13 @@
 import Stripe from "stripe";
 import type { z } from "zod";
+import type { Logger } from "../platform/log.ts";
+import {
+  describeCallFailure,
+  describeUnexpectedAnswer,
+  isUnparseableAnswer,
+  PaymentsAnswerInvalidError,
+  PaymentsUnavailableError,
+} from "./provider-failure.ts";
 import {
   type CheckoutSession,
   CheckoutSessionSchema,
@@ -17,17 +25,6 @@ export interface StripeSettings {
   /** A stripe-mock-compatible server for local work and tests; never in production (config refuses it). */
   apiBase: string | undefined;
   timeoutMs: number;
-}
-
-/**
- * The provider could not give an answer we can act on: unreachable, timed out, a 5xx, an answer we
- * could not parse, or a refusal of our own request. The caller answers 503 and changes nothing.
- */
-export class PaymentsUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "PaymentsUnavailableError";
-  }
 }
 
 /** How far a webhook signature's timestamp may be from now, either way: the SDK's default tolerance. */
@@ -70,20 +67,31 @@ export class PaymentsGateway {
   constructor(
     private readonly stripe: Stripe,
     private readonly webhookSecret: string | undefined,
+    private readonly log: Logger,
   ) {}
 
+  /** One call, its answer parsed; a failure is logged here as a warning with its cause (never a secret), once. */
   async #call<S extends z.ZodType>(what: string, schema: S, request: () => Promise<unknown>): Promise<z.output<S>> {
     let answer: unknown;
     try {
       answer = await request();
     } catch (error) {
-      throw new PaymentsUnavailableError(`The payment provider failed to ${what}`, { cause: error });
+      const failure = isUnparseableAnswer(error)
+        ? new PaymentsAnswerInvalidError(`The payment provider's answer to ${what} could not be parsed`, {
+            cause: error,
+          })
+        : new PaymentsUnavailableError(`The payment provider failed to ${what}`, { cause: error });
+      this.log.warn({ payment_call: what, cause: describeCallFailure(error) }, failure.message);
+      throw failure;
     }
     const parsed = schema.safeParse(answer);
-    if (!parsed.success)
-      throw new PaymentsUnavailableError(`The payment provider's answer to ${what} was not understood`, {
+    if (!parsed.success) {
+      const failure = new PaymentsAnswerInvalidError(`The payment provider's answer to ${what} was not understood`, {
         cause: parsed.error,
       });
+      this.log.warn({ payment_call: what, cause: describeUnexpectedAnswer(parsed.error) }, failure.message);
+      throw failure;
+    }
     return parsed.data;
   }
 

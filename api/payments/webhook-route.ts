@@ -4,7 +4,8 @@ import { readLimited } from "../platform/body.ts";
 import { jsonResponse } from "../platform/http/responses.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { RouteDeps } from "../platform/route-deps.ts";
-import { PaymentsUnavailableError, WebhookSignatureError } from "./stripe-client.ts";
+import { PaymentsAnswerInvalidError, PaymentsUnavailableError } from "./provider-failure.ts";
+import { WebhookSignatureError } from "./stripe-client.ts";
 import type { PaymentEvent } from "./stripe-objects.ts";
 
 /** Stripe events are a few kilobytes; anything near this is not one. */
@@ -45,6 +46,13 @@ export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): 
       const receipt = await services.webhooks.receive(received);
       return jsonResponse(event, { received: true, duplicate: receipt.duplicate });
     } catch (error) {
+      if (error instanceof PaymentsAnswerInvalidError) {
+        throw new ApiProblem(
+          "payment-provider-answer-invalid",
+          "The payment provider's answer could not be understood, so this event could not be confirmed; deliver it again later.",
+          { headers: { "Retry-After": "60" } },
+        );
+      }
       if (error instanceof PaymentsUnavailableError) {
         throw new ApiProblem(
           "service-unavailable",

@@ -55,6 +55,7 @@ export function createCommerceServices({ config, content, db, now, secrets, log 
           timeoutMs: stripe.timeoutMs,
         }),
         stripe.webhookSecret,
+        log,
       )
     : null;
   const catalogue = new StoreCatalogue(content, config.privateFilesDir);

@@ -7,7 +7,7 @@ import { createApp } from "../../api/app.ts";
 import type { AppServices } from "../../api/app-services.ts";
 import { type ComposeOptions, composeServices } from "../../api/compose.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
-import { createLogger } from "../../api/platform/log.ts";
+import { createLogger, type Logger } from "../../api/platform/log.ts";
 import type { SiteFiles } from "../../api/site/site-files.ts";
 import { builtSite } from "./site.ts";
 
@@ -26,7 +26,7 @@ export interface TestApp {
  * the global setup. Switches and health are read fresh on every request (TTL 0) unless told otherwise.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; site?: SiteFiles | null } & ComposeOptions = {},
+  options: { env?: Record<string, string>; site?: SiteFiles | null; log?: Logger } & ComposeOptions = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), "app-"));
   const { siteUrl, distDir } = inject("site");
@@ -42,7 +42,7 @@ export async function createTestApp(
     },
     process.cwd(),
   );
-  const log = createLogger("silent");
+  const log = options.log ?? createLogger("silent");
   const services = await composeServices(config, log, {
     stateTtlMs: options.stateTtlMs ?? 0,
     ...(options.now ? { now: options.now } : {}),

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { Logger } from "../../api/platform/log.ts";
 import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 import { validateAgainstPublishedSchema } from "./site.ts";
@@ -29,7 +30,7 @@ export function nextAddress(): string {
 
 /** The app over a temp database with payments pointed at a fresh fake provider on loopback. */
 export async function createStoreApp(
-  options: { env?: Record<string, string>; now?: () => Date } = {},
+  options: { env?: Record<string, string>; now?: () => Date; log?: Logger } = {},
 ): Promise<StoreTestApp> {
   let store: StoreTestApp | undefined;
   const fake = await startFakeStripe({
@@ -47,6 +48,7 @@ export async function createStoreApp(
       ...options.env,
     },
     ...(options.now ? { now: options.now } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   const created: StoreTestApp = {
     t,

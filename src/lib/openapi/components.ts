@@ -75,6 +75,7 @@ const STATUS_HEADERS: Record<number, Json> = {
     RateLimit: headerRef("RateLimit"),
     "RateLimit-Policy": headerRef("RateLimitPolicy"),
   },
+  502: { "Retry-After": headerRef("RetryAfter") },
   503: { "Retry-After": headerRef("RetryAfter") },
 };
 
