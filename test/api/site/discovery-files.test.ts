@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ON_DEMAND_PAGES } from "../../../api/site/page-routes.ts";
 import { getContent } from "../../../src/content/load-content.ts";
 import { allArtifacts } from "../../../src/lib/outputs/all-artifacts.ts";
+import { OPERATIONS } from "../../../src/lib/registry.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { siteUrl } from "../../helpers/site.ts";
 
@@ -44,6 +45,29 @@ describe("discovery files", () => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+
+  it("carries in agents.json the request schema of every write it lists, each one published", async () => {
+    const agents = (await (await get("/agents.json")).json()) as {
+      endpoints: { operation: string; method: string; request_schema: string | null }[];
+    };
+    const writes = agents.endpoints.filter((endpoint) => endpoint.method === "POST");
+    expect(writes.map((endpoint) => endpoint.operation)).toContain("joinAgentWaitlist");
+    for (const endpoint of agents.endpoints) {
+      const registered = OPERATIONS.find((operation) => operation.id === endpoint.operation);
+      expect(endpoint.request_schema, endpoint.operation).toBe(
+        registered?.requestSchema ? `${siteUrl()}/schemas/${registered.requestSchema}.json` : null,
+      );
+    }
+    for (const write of writes) {
+      expect(write.request_schema, write.operation).not.toBeNull();
+      const schema = await get(local(write.request_schema ?? ""));
+      expect([write.operation, schema.status, schema.headers.get("content-type")]).toEqual([
+        write.operation,
+        200,
+        "application/schema+json",
+      ]);
+    }
   });
 
   it("publishes llms.txt per llmstxt.org, and every link in it resolves", async () => {
