@@ -1,4 +1,5 @@
 import { getContent } from "../src/content/load-content.ts";
+import { withSiteUrls } from "../src/content/site-placeholders.ts";
 import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
 import { buildAgentSurveySchema } from "../src/schemas/requests/agent-survey.ts";
 import { AgentService } from "./agents/service.ts";
@@ -37,7 +38,7 @@ export interface ComposeOptions {
  */
 export async function composeServices(config: Config, log: Logger, options: ComposeOptions = {}): Promise<AppServices> {
   const now = options.now ?? (() => new Date());
-  const content = getContent(config.root);
+  const content = withSiteUrls(getContent(config.root), config);
   let policies: ReturnType<typeof ratePolicies>;
   try {
     // The free checks a day come from content/pricing.yaml unless RATE_LIMITS says otherwise.

@@ -11,6 +11,7 @@ import { documentHeadersFor } from "./platform/http/document-headers.ts";
 import { createLogger } from "./platform/log.ts";
 import { StdoutOncePerTurn } from "./platform/log-output.ts";
 import { loadAstroHandler } from "./site/astro-handler.ts";
+import { builtUrlMismatch, readBuiltUrls } from "./site/built-for.ts";
 import { loadSiteFiles } from "./site/site-files.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
@@ -24,6 +25,12 @@ try {
     process.exit(1);
   }
   throw error;
+}
+// A build names its own URL in every absolute link: served under another, it would misdirect every client.
+const wrongUrl = builtUrlMismatch(await readBuiltUrls(config.distDir), config, "the server");
+if (wrongUrl) {
+  console.error(wrongUrl);
+  process.exit(1);
 }
 const log = createLogger(config.logLevel, new StdoutOncePerTurn());
 // Small, frequent checkpoints: each copies ~100 ms of writes and its fsync is short. At 500 ms the

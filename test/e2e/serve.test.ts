@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
@@ -52,6 +52,16 @@ describe("the server as `npm run serve` starts it", () => {
 
 // Runs after the block above has stopped its server, so nothing else answers on the port.
 describe("starting with bad configuration", () => {
+  it("refuses to serve the build under another site URL, naming both URLs and the fix", async () => {
+    const built = inject("site").siteUrl;
+    const other = "http://127.0.0.1:1";
+    const refused = startServer({ ...env, SITE_URL: other });
+    await expect(refused).rejects.toThrow(`The server exited with 1`);
+    await expect(refused).rejects.toThrow(`The build was made for ${built}, but the server is configured for ${other}`);
+    await expect(refused).rejects.toThrow(`SITE_URL=${other} npm run build`);
+    await expect(refused).rejects.toThrow(`or set SITE_URL=${built}`);
+  });
+
   it("stops with one message naming the variable", async () => {
     await expect(startServer({ ...env, PORT: "eighty", DATABASE_URL: "postgres://nope" })).rejects.toThrow(
       /PORT: .*\n.*DATABASE_URL: must start with file:/,

@@ -70,6 +70,29 @@ describe("discovery files", () => {
     }
   });
 
+  it("gives the docs' examples, llms-full.txt and the skills the built site URL, never another address", async () => {
+    const full = await (await get("/llms-full.txt")).text();
+    const quickstart = (await (await get("/api/v1/docs/quickstart")).json()) as { body: string };
+    const skill = await (await get("/.well-known/agent-skills/run-readiness-check/SKILL.md")).text();
+    const page = await (await get("/docs/reference/errors")).text();
+    for (const [where, text] of [
+      ["llms-full.txt", full],
+      ["quickstart", quickstart.body],
+      ["skill", skill],
+      ["errors page", page],
+    ] as const) {
+      expect(text, where).not.toContain("{{");
+      const addresses = [
+        ...text.matchAll(/export BASE=(\S+)/g),
+        ...text.matchAll(/"type": "([^"]+)\/problems\//g),
+        ...text.matchAll(/&quot;type&quot;: &quot;(.+?)\/problems\//g),
+        ...text.matchAll(/address, here `([^`]+)`/g),
+      ].map((match) => match[1]);
+      expect(addresses.length, where).toBeGreaterThan(0);
+      expect(new Set(addresses), where).toEqual(new Set([siteUrl()]));
+    }
+  });
+
   it("publishes llms.txt per llmstxt.org, and every link in it resolves", async () => {
     const text = await (await get("/llms.txt")).text();
     expect(text).toMatch(/^# \S.*\n\n> \S/);
