@@ -56,7 +56,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   await database.configure(options.checkpointEveryMs);
   const applied = await migrate(database.client);
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
-  const secrets = await loadSecretRing(database.client, config);
+  const secrets = await loadSecretRing(database, config, (message) => log.warn(message));
   const db = () => database.client;
   const monitor = new ServiceStateMonitor({
     database,

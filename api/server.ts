@@ -4,7 +4,7 @@ import { createApp } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
 import { startCommerceJobs } from "./background-jobs.ts";
 import { composeServices } from "./compose.ts";
-import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { type Config, ConfigError, configurationWarnings, loadConfig } from "./config.ts";
 import { agentStandingHotRoute } from "./fast-path/agent-standing.ts";
 import { withHotRoutes } from "./fast-path/hot-routes.ts";
 import { documentHeadersFor } from "./platform/http/document-headers.ts";
@@ -33,6 +33,7 @@ if (wrongUrl) {
   process.exit(1);
 }
 const log = createLogger(config.logLevel, new StdoutOncePerTurn());
+for (const warning of configurationWarnings(config)) log.warn(warning);
 // Small, frequent checkpoints: each copies ~100 ms of writes and its fsync is short. At 500 ms the
 // waiting-list write benchmark's p99 was 45–49 ms against 25–30 ms at 100 ms (same runs, paired).
 const CHECKPOINT_EVERY_MS = 100;

@@ -3,6 +3,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { FileSql } from "../../api/db/file-sql.ts";
+import { secretFileFor } from "../../api/platform/secret-file.ts";
 import { AdminError, withDatabase } from "./context.ts";
 
 /**
@@ -26,7 +27,7 @@ export const backupCommand = defineCommand({
       process.exitCode = 1;
       return;
     }
-    return withDatabase(async ({ client }) => {
+    return withDatabase(async ({ client, config, database }) => {
       const target = resolve(String(args.file));
       if (existsSync(target))
         throw new AdminError(`${target} exists; name a new file, so no backup is ever overwritten`);
@@ -46,6 +47,12 @@ export const backupCommand = defineCommand({
         const megabytes = (await stat(target)).size / 2 ** 20;
         console.log(
           `Wrote ${target}: ${megabytes.toFixed(1)} MB, ${tables} tables, integrity ok, in ${Date.now() - started} ms.`,
+        );
+        // On purpose: a copy of the data must not be able to sign download links or credit codes.
+        console.log(
+          config.serverSecret || !database.path
+            ? "The copy holds no server secret: keep SERVER_SECRET in your secret store."
+            : `The copy holds no server secret: back up ${secretFileFor(database.path)} separately; without it the copy's credit codes and links cannot be verified.`,
         );
       } finally {
         copy.close();

@@ -10,10 +10,10 @@ import { type AdminContext, AdminError } from "./context.ts";
  * links in e-mails rendered here use the configured SITE_URL, so it must be the one the build (and
  * so the server, which refuses any other) was made for.
  */
-export async function commerceServices({ config, client }: AdminContext): Promise<CommerceServices> {
+export async function commerceServices({ config, client, database }: AdminContext): Promise<CommerceServices> {
   const wrongUrl = builtUrlMismatch(await readBuiltUrls(config.distDir), config, "this command");
   if (wrongUrl) throw new AdminError(wrongUrl);
-  const secrets = await loadSecretRing(client, config);
+  const secrets = await loadSecretRing(database, config);
   return createCommerceServices({
     config,
     content: getContent(config.root),

@@ -9,11 +9,13 @@ import { EmailSchema } from "../../src/schemas/common.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 
 /** A code given by id (cc_…) or by the code itself. */
-async function resolveCode({ client, config }: AdminContext, reference: string) {
+async function resolveCode({ client, config, database }: AdminContext, reference: string) {
   if (reference.startsWith("cc_")) return findCreditCode(client, { id: reference });
   const checked = normaliseCreditCode(reference);
   if (!checked.ok) throw new AdminError(`${reference} is neither a code id (cc_…) nor a valid credit code`);
-  return findCreditCode(client, { hashes: creditCodeHashes(await loadSecretRing(client, config), checked.normalised) });
+  return findCreditCode(client, {
+    hashes: creditCodeHashes(await loadSecretRing(database, config), checked.normalised),
+  });
 }
 
 export const creditsCommand = defineCommand({
@@ -32,7 +34,7 @@ export const creditsCommand = defineCommand({
         email: { type: "string", description: "Who it is for (kept with the code)" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client, config }) => {
+        withDatabase(async ({ client, config, database }) => {
           const credits = Number(args.credits);
           if (!Number.isInteger(credits) || credits < 1 || credits > 10_000)
             throw new AdminError("Credits must be a whole number from 1 to 10000");
@@ -48,7 +50,7 @@ export const creditsCommand = defineCommand({
             siteUrl: config.siteUrl,
             docsUrl: config.docsUrl,
             pricing: content.pricing.checks,
-            secrets: await loadSecretRing(client, config),
+            secrets: await loadSecretRing(database, config),
             unlockPaths: async () => ({ checkout: false, redeem: true }),
           });
           const issued = await service.issueCode(credits, "staff", null, email?.data ?? null);
