@@ -15,7 +15,7 @@ import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { type AdminRun, runAdminCommand } from "./admin-cli.ts";
 import { expectProblem } from "./agents.ts";
 import { mimePart, type SmtpSink, startSmtpSink } from "./smtp.ts";
-import { createStoreApp, nextAddress, type StoreTestApp } from "./store.ts";
+import { createStoreApp, downloadLinkPath, entitlementOf, nextAddress, type StoreTestApp } from "./store.ts";
 
 /** A credit code and a download link, as one instance of the service issued them. */
 export interface Issued {
@@ -100,13 +100,7 @@ export class SecretBed {
   async issue(app: StoreTestApp): Promise<Issued> {
     const sessionId = await app.buy("agent-readiness-checklist", { email: "reader@example.com" });
     await app.fake.pay(sessionId);
-    const row = await app.t.services.database.client.queryOne({
-      sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
-      args: [sessionId],
-    });
-    const link = app.t.services.store.downloads
-      .linkFor(String(row?.id), new Date())
-      .url.replace(app.t.config.siteUrl, "");
+    const link = downloadLinkPath(app, await entitlementOf(app, sessionId));
     const code = await app.t.services.checks.issueCode(3, "staff", null, null);
     if (!code) throw new Error("no code issued");
     return { code: code.code, codeId: code.id, link };

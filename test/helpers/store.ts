@@ -107,3 +107,17 @@ export async function countRows(
   });
   return Number(row?.n ?? 0);
 }
+
+/** The id of the entitlement a paid checkout session opened. */
+export async function entitlementOf(store: StoreTestApp, sessionId: string): Promise<string> {
+  const row = await store.t.services.database.client.queryOne({
+    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
+    args: [sessionId],
+  });
+  return String(row?.id);
+}
+
+/** The path of the download link a delivery e-mail sent at `at` carries. */
+export function downloadLinkPath(store: StoreTestApp, entitlementId: string, at = new Date()): string {
+  return store.t.services.store.downloads.linkFor(entitlementId, at).url.replace(store.t.config.siteUrl, "");
+}

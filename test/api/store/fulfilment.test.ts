@@ -3,7 +3,15 @@ import { join } from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectProblem } from "../../helpers/agents.ts";
-import { countRows, createStoreApp, readSession, type StoreTestApp, WEBHOOK_SECRET } from "../../helpers/store.ts";
+import {
+  countRows,
+  createStoreApp,
+  downloadLinkPath,
+  entitlementOf,
+  readSession,
+  type StoreTestApp,
+  WEBHOOK_SECRET,
+} from "../../helpers/store.ts";
 
 let store: StoreTestApp;
 beforeAll(async () => (store = await createStoreApp()));
@@ -217,13 +225,7 @@ describe("refunds and disputes", () => {
     store.autoDeliver = true;
     const id = await store.buy("agent-readiness-checklist", { email: "refund@example.com" });
     await store.fake.pay(id);
-    const order = await store.t.services.database.client.queryOne({
-      sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
-      args: [id],
-    });
-    const link = store.t.services.store.downloads
-      .linkFor(String(order?.id), new Date())
-      .url.replace(store.t.config.siteUrl, "");
+    const link = downloadLinkPath(store, await entitlementOf(store, id));
     expect((await store.t.send("GET", link)).status).toBe(200);
     await store.fake.refund(id);
     const session = await readSession(store, id);
