@@ -4,11 +4,10 @@ import type { CheckCheckoutResult } from "../../src/schemas/responses/checks.ts"
 import type { PricingFile } from "../../src/schemas/service.ts";
 import type { Sql } from "../db/sql.ts";
 import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
-import type { PaymentsGateway } from "../payments/stripe-client.ts";
+import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import type { CheckMetadata, CheckoutSession, PaymentIntent } from "../payments/stripe-objects.ts";
 import { validationProblem } from "../platform/body.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import { paymentsUnavailable } from "../store/checkout.ts";
 import type { CheckFulfilment } from "./fulfilment.ts";
 import { recordStartedCheckPayment } from "./sql/payments.ts";
 import type { StoredReport } from "./sql/reports.ts";

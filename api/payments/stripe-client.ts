@@ -1,6 +1,8 @@
 import Stripe from "stripe";
 import type { z } from "zod";
+import type { Config } from "../config.ts";
 import type { Logger } from "../platform/log.ts";
+import { ApiProblem } from "../platform/problem.ts";
 import {
   describeCallFailure,
   describeUnexpectedAnswer,
@@ -53,6 +55,23 @@ export function createStripeClient(settings: StripeSettings): Stripe {
         }
       : {}),
   });
+}
+
+/** The problem a caller answers when payments cannot be used now (nothing was charged). */
+export function paymentsUnavailable(detail: string): ApiProblem {
+  return new ApiProblem("service-unavailable", detail, { headers: { "Retry-After": "30" } });
+}
+
+/** The gateway for the configured keys, or `null` without STRIPE_SECRET_KEY (payments answer 503). */
+export function paymentsGatewayFor(stripe: Config["stripe"], log: Logger): PaymentsGateway | null {
+  if (!stripe.secretKey) return null;
+  const client = createStripeClient({
+    secretKey: stripe.secretKey,
+    webhookSecret: stripe.webhookSecret,
+    apiBase: stripe.apiBase,
+    timeoutMs: stripe.timeoutMs,
+  });
+  return new PaymentsGateway(client, stripe.webhookSecret, log);
 }
 
 function isMissing(error: unknown): boolean {

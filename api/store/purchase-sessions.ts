@@ -1,12 +1,11 @@
 import type { PurchaseSession } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
 import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
-import type { PaymentsGateway } from "../payments/stripe-client.ts";
+import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
-import { paymentsUnavailable } from "./checkout.ts";
 import { isPaid, type StoreFulfilment } from "./fulfilment.ts";
 import { isEntitlementActive } from "./sql/entitlements.ts";
 import { findOrderBySession, type OrderRecord, settleUnpaidOrderStatement } from "./sql/orders.ts";
@@ -30,7 +29,7 @@ const oneOf = <T extends string>(values: readonly T[], value: string, fallback: 
 
 export const downloadPath = (sessionId: string) => `/api/v1/store/sessions/${sessionId}/download`;
 
-function notFound(): ApiProblem {
+export function sessionNotFound(): ApiProblem {
   return new ApiProblem("not-found", "There is no purchase with this session id.");
 }
 
@@ -43,7 +42,7 @@ export class PurchaseSessions {
   constructor(private readonly deps: PurchaseSessionsDeps) {}
 
   async lookup(sessionId: string): Promise<PurchaseSession> {
-    if (!SESSION_ID_PATTERN.test(sessionId)) throw notFound();
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw sessionNotFound();
     const db = this.deps.db();
     const order = await findOrderBySession(db, sessionId);
     if (order && order.state !== "pending") {
@@ -59,7 +58,7 @@ export class PurchaseSessions {
       throw error;
     }
     const metadata = session ? StoreMetadataSchema.safeParse(session.metadata) : undefined;
-    if (!session || !metadata?.success) throw notFound();
+    if (!session || !metadata?.success) throw sessionNotFound();
     if (isPaid(session)) {
       await this.deps.fulfilment.fulfil(session);
     } else if (session.status === "expired" && order) {
