@@ -6,13 +6,14 @@ import type { z } from "zod";
 import { normaliseCreditCode } from "../../api/checks/credit-codes.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { requestSchemas } from "../../src/lib/json-schemas.ts";
-import { EMAIL_PATTERN } from "../../src/schemas/common.ts";
+import { EMAIL_PATTERN, LegendVersionSchema, PrivacyVersionSchema } from "../../src/schemas/common.ts";
 import { DocVersionSchema } from "../../src/schemas/doc.ts";
 import { PolicyFrontmatterSchema } from "../../src/schemas/policy.ts";
 import { CREDIT_CODE_PATTERN } from "../../src/schemas/requests/checks.ts";
 import { SurveyFileSchema } from "../../src/schemas/survey.ts";
 import { validateAgainstPublishedSchema } from "../helpers/site.ts";
 
+const schemasDir = join(process.cwd(), "test-results", "dist", "client", "schemas");
 const schemas = new Map<string, z.ZodType>(Object.entries(requestSchemas(getContent(process.cwd()))));
 
 /** The published JSON Schema and the server's zod schema give the same verdict. */
@@ -65,8 +66,7 @@ function emailPatternLocations(): string[] {
       walk(name, member, key === "properties" || key === "anyOf" || key === "oneOf" ? pointer : [...pointer, key]);
     }
   };
-  const dir = join(process.cwd(), "test-results", "dist", "client", "schemas");
-  for (const name of schemas.keys()) walk(name, JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")), []);
+  for (const name of schemas.keys()) walk(name, JSON.parse(readFileSync(join(schemasDir, `${name}.json`), "utf8")), []);
   return [...new Set(found)].sort();
 }
 
@@ -101,6 +101,20 @@ describe("e-mail fields", () => {
 });
 
 describe("version dates", () => {
+  /**
+   * The format of a version, as the published schema's pattern and the server's schema judge it (the
+   * server also wants the version in force, which /terms.json names and a pattern cannot say).
+   */
+  function formatVerdict(name: string, property: string, schema: z.ZodType, version: string) {
+    const published = JSON.parse(readFileSync(join(schemasDir, `${name}.json`), "utf8")) as {
+      properties: Record<string, { pattern: string }>;
+    };
+    const byPattern = new RegExp(published.properties[property]?.pattern ?? "^$", "u").test(version);
+    const server = schema.safeParse(version).success;
+    if (byPattern !== server) return "they disagree";
+    return server ? "accepted" : "rejected";
+  }
+
   it.each([
     ["privacy-2026-11-01", "accepted"],
     ["privacy-2026-11-01.2", "accepted"],
@@ -115,8 +129,16 @@ describe("version dates", () => {
     ["privacy-2100-02-29", "rejected"],
     ["privacy-2026-12-32", "rejected"],
   ])("a consent_version of %s is %s", (version, expected) => {
-    expect(verdict("agent-waitlist-entry", { ...entry, consent_version: version })).toBe(expected);
-    expect(verdict("waitlist", { ...waitlist, consent_version: version })).toBe(expected);
+    expect(formatVerdict("agent-waitlist-entry", "consent_version", PrivacyVersionSchema, version)).toBe(expected);
+    expect(formatVerdict("waitlist", "consent_version", PrivacyVersionSchema, version)).toBe(expected);
+  });
+
+  it("refuses an impossible date in a body outright, as a format error and not only as an old version", () => {
+    const problems = schemas.get("waitlist")?.safeParse({ ...waitlist, consent_version: "privacy-2026-02-30" });
+    expect(problems?.error?.issues.map((issue) => issue.message)).toContain(
+      "must look like privacy-YYYY-MM-DD or privacy-YYYY-MM-DD.N",
+    );
+    expect(verdict("waitlist", { ...waitlist, consent_version: "privacy-2026-02-30" })).toBe("rejected");
   });
 
   it.each([
@@ -126,7 +148,7 @@ describe("version dates", () => {
     ["legend-2026-04-31", "rejected"],
     ["legend-2026-02-29", "rejected"],
   ])("a legend_terms_version of %s is %s", (version, expected) => {
-    expect(verdict("waitlist", { ...waitlist, legend_terms_version: version })).toBe(expected);
+    expect(formatVerdict("waitlist", "legend_terms_version", LegendVersionSchema, version)).toBe(expected);
   });
 
   it("in doc, policy and survey versions are real dates too", () => {
@@ -148,9 +170,9 @@ describe("capabilities", () => {
 
 describe("the check-redeem schema", () => {
   it("publishes the credit-code pattern", () => {
-    const published = JSON.parse(
-      readFileSync(join(process.cwd(), "test-results", "dist", "client", "schemas", "check-redeem.json"), "utf8"),
-    ) as { properties: { code: { pattern?: string } } };
+    const published = JSON.parse(readFileSync(join(schemasDir, "check-redeem.json"), "utf8")) as {
+      properties: { code: { pattern?: string } };
+    };
     expect(published.properties.code.pattern).toBe(CREDIT_CODE_PATTERN);
     expect(verdict("check-redeem", { code: "7K2QD-M4X9T-P0RVA-8HC3E-J" })).toBe("accepted");
     expect(verdict("check-redeem", { code: "7k2qd m4x9t p0rva 8hc3e j" })).toBe("accepted");
