@@ -1,5 +1,6 @@
 import { getContent } from "../src/content/load-content.ts";
 import type { Content } from "../src/content/model.ts";
+import { withSiteUrls } from "../src/content/site-placeholders.ts";
 import { requestSchemas } from "../src/lib/json-schemas.ts";
 import { agentOperations } from "./agents/operations.ts";
 import { AgentService } from "./agents/service.ts";
@@ -58,7 +59,7 @@ interface CommerceDeps {
  * the staff CLI needs to show, send and resend mail (scripts/admin/commerce.ts).
  */
 export function composeCommerce({ config, content, db, now, secrets, log }: CommerceDeps) {
-  const payments = paymentsGatewayFor(config.stripe);
+  const payments = paymentsGatewayFor(config.stripe, log);
   const storeDeps: StoreDeps = { config, content, db, now, secrets, log, payments };
   const store = createStoreServices(storeDeps);
   const mail = new MailOutbox({
@@ -100,12 +101,12 @@ function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: ()
  */
 export async function composeServices(config: Config, log: Logger, options: ComposeOptions = {}): Promise<AppServices> {
   const now = options.now ?? (() => new Date());
-  const content = getContent(config.root);
+  const content = withSiteUrls(getContent(config.root), config);
   const database = new Database(config.database);
   await database.configure(options.checkpointEveryMs);
   const applied = await migrate(database.client);
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
-  const secrets = await loadSecretRing(database.client, config);
+  const secrets = await loadSecretRing(database, config, (message) => log.warn(message));
   const db = () => database.client;
   const limiter = rateLimiterFor(config, content, db, now);
   const monitor = new ServiceStateMonitor({

@@ -143,6 +143,16 @@ function productionProblems(env: Environment): string[] {
   return problems;
 }
 
+/** What this configuration allows but should not be left so; the server logs each as a warning at start. */
+export function configurationWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.env === "production" && !config.serverSecret)
+    warnings.push(
+      "SERVER_SECRET is not set: download links and credit codes are signed with a secret generated into a file beside the database (see /docs/operations/runbook#the-server-secret). Set SERVER_SECRET (at least 32 characters, from your secret store) so the key lives with your other secrets and every instance shares it; the generated one stays accepted as a previous key.",
+    );
+  return warnings;
+}
+
 /** Parses the environment once; every invalid variable is named in one message. */
 export function loadConfig(env: Environment = process.env, root: string = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);

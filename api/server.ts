@@ -4,12 +4,13 @@ import { createApp, hotRoutesFor } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
 import { startCommerceJobs } from "./background-jobs.ts";
 import { composeServices } from "./compose.ts";
-import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { type Config, ConfigError, configurationWarnings, loadConfig } from "./config.ts";
 import { withHotRoutes } from "./fast-path/hot-routes.ts";
 import { documentHeadersFor } from "./platform/http/document-headers.ts";
 import { createLogger } from "./platform/log.ts";
 import { StdoutOncePerTurn } from "./platform/log-output.ts";
 import { loadAstroHandler } from "./site/astro-handler.ts";
+import { builtUrlMismatch, readBuiltUrls } from "./site/built-for.ts";
 import { loadSiteFiles } from "./site/site-files.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
@@ -24,7 +25,14 @@ try {
   }
   throw error;
 }
+// A build names its own URL in every absolute link: served under another, it would misdirect every client.
+const wrongUrl = builtUrlMismatch(await readBuiltUrls(config.distDir), config, "the server");
+if (wrongUrl) {
+  console.error(wrongUrl);
+  process.exit(1);
+}
 const log = createLogger(config.logLevel, new StdoutOncePerTurn());
+for (const warning of configurationWarnings(config)) log.warn(warning);
 // Small, frequent checkpoints: each copies ~100 ms of writes and its fsync is short. At 500 ms the
 // waiting-list write benchmark's p99 was 45–49 ms against 25–30 ms at 100 ms (same runs, paired).
 const CHECKPOINT_EVERY_MS = 100;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { absolute } from "../../src/lib/urls.ts";
 import { ProfileSchema, type ReadinessResult } from "../../src/schemas/report.ts";
-import type { CheckInput } from "../../src/schemas/requests/checks.ts";
+import { type CheckInput, CREDIT_CODE_SHAPE } from "../../src/schemas/requests/checks.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
 import type { PricingFile } from "../../src/schemas/service.ts";
 import type { Sql } from "../db/sql.ts";
@@ -120,7 +120,7 @@ export class ChecksService {
       const detail =
         checked.reason === "check-symbol"
           ? "this code's check character does not match: a character may be mistyped"
-          : "a credit code has 20 characters and a check character, like XXXXX-XXXXX-XXXXX-XXXXX-C";
+          : CREDIT_CODE_SHAPE;
       throw new ApiProblem("invalid-credit-code", `This is not a valid credit code: ${detail}.`, {
         errors: [{ pointer: "#/code", detail }],
       });

@@ -2,7 +2,8 @@ import { readLimited } from "../platform/body.ts";
 import { jsonResponse } from "../platform/http/responses.ts";
 import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import { type PaymentsGateway, PaymentsUnavailableError, WebhookSignatureError } from "./stripe-client.ts";
+import { PaymentsAnswerInvalidError, PaymentsUnavailableError } from "./provider-failure.ts";
+import { type PaymentsGateway, WebhookSignatureError } from "./stripe-client.ts";
 import type { PaymentEvent } from "./stripe-objects.ts";
 import type { PaymentWebhooks } from "./webhooks.ts";
 
@@ -34,7 +35,7 @@ export function paymentWebhookRoute(payments: PaymentsGateway | null, webhooks: 
       if (error instanceof WebhookSignatureError)
         throw new ApiProblem(
           "invalid-webhook-signature",
-          "The signature does not verify for these bytes, or its timestamp is too old.",
+          "The signature does not verify for these bytes, or its timestamp is more than 5 minutes old or ahead.",
         );
       throw error;
     }
@@ -42,6 +43,13 @@ export function paymentWebhookRoute(payments: PaymentsGateway | null, webhooks: 
       const receipt = await webhooks.receive(received);
       return jsonResponse(event, { received: true, duplicate: receipt.duplicate });
     } catch (error) {
+      if (error instanceof PaymentsAnswerInvalidError) {
+        throw new ApiProblem(
+          "payment-provider-answer-invalid",
+          "The payment provider's answer could not be understood, so this event could not be confirmed; deliver it again later.",
+          { headers: { "Retry-After": "60" } },
+        );
+      }
       if (error instanceof PaymentsUnavailableError) {
         throw new ApiProblem(
           "service-unavailable",

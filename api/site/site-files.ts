@@ -96,7 +96,9 @@ export async function loadSiteFiles(
 
 /**
  * The home page's `Link` header (RFC 8288): where an agent finds the API catalog (RFC 9727), the
- * API description, the docs, llms.txt and the Markdown version. Only targets that exist are named.
+ * API description, the docs, llms.txt, its own entry points (agents.json, as the api-catalog's
+ * `service-meta` names it) and the agent skills index (documentation for agents, RFC 8631
+ * `service-doc`), and the Markdown version. Only targets that exist are named.
  */
 function homeLinkHeader(routes: Map<string, StaticRoute>): string {
   const candidates: [string, string][] = [
@@ -104,6 +106,8 @@ function homeLinkHeader(routes: Map<string, StaticRoute>): string {
     ["/openapi.json", 'rel="service-desc"; type="application/vnd.oai.openapi+json"'],
     ["/docs", 'rel="service-doc"; type="text/html"'],
     ["/llms.txt", 'rel="describedby"; type="text/plain"'],
+    ["/agents.json", 'rel="service-meta"; type="application/json"; title="Agent entry points"'],
+    ["/.well-known/agent-skills/index.json", 'rel="service-doc"; type="application/json"; title="Agent skills index"'],
     ["/terms.json", 'rel="terms-of-service"; type="application/json"'],
     ["/policies/privacy", 'rel="privacy-policy"; type="text/html"'],
     ["/.well-known/ai-catalog.json", 'rel="ai-catalog"; type="application/ai-catalog+json"'],

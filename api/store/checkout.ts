@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import type { StoreCheckout as CheckoutInput } from "../../src/schemas/requests/store-checkout.ts";
 import type { CheckoutStarted } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
-import { type PaymentsGateway, PaymentsUnavailableError, paymentsUnavailable } from "../payments/stripe-client.ts";
+import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
+import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import type { CheckoutSession, StoreMetadata } from "../payments/stripe-objects.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
 import { validationProblem } from "../platform/body.ts";
@@ -79,7 +80,7 @@ export class StoreCheckout {
         `store-checkout:${orderId}`,
       );
     } catch (error) {
-      if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
+      if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
     if (!session.url)

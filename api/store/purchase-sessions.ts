@@ -1,6 +1,7 @@
 import type { PurchaseSession } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
-import { type PaymentsGateway, PaymentsUnavailableError, paymentsUnavailable } from "../payments/stripe-client.ts";
+import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
+import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
@@ -53,7 +54,7 @@ export class PurchaseSessions {
     try {
       session = await this.deps.payments.retrieveCheckoutSession(sessionId);
     } catch (error) {
-      if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
+      if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
     const metadata = session ? StoreMetadataSchema.safeParse(session.metadata) : undefined;

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { loadConfig } from "../../api/config.ts";
 import { FileSql } from "../../api/db/file-sql.ts";
+import { secretFileFor } from "../../api/platform/secret-file.ts";
 import { AdminError, withDatabase } from "./context.ts";
 
 /**
@@ -36,7 +37,7 @@ export const backupCommand = defineCommand({
       process.exitCode = 1;
       return;
     }
-    return withDatabase(async ({ client }) => {
+    return withDatabase(async ({ client, config, database }) => {
       const target = resolve(String(args.file));
       if (existsSync(target))
         throw new AdminError(`${target} exists; name a new file, so no backup is ever overwritten`);
@@ -56,6 +57,12 @@ export const backupCommand = defineCommand({
         const megabytes = (await stat(target)).size / 2 ** 20;
         console.log(
           `Wrote ${target}: ${megabytes.toFixed(1)} MB, ${tables} tables, integrity ok, in ${Date.now() - started} ms.`,
+        );
+        // On purpose: a copy of the data must not be able to sign download links or credit codes.
+        console.log(
+          config.serverSecret || !database.path
+            ? "The copy holds no server secret: keep SERVER_SECRET in your secret store."
+            : `The copy holds no server secret: back up ${secretFileFor(database.path)} separately; without it the copy's credit codes and links cannot be verified.`,
         );
       } finally {
         copy.close();

@@ -6,6 +6,8 @@ import type { Sql } from "../../api/db/sql.ts";
 export interface AdminContext {
   config: Config;
   client: Sql;
+  /** The database itself: where its server secret file is, for an embedded one. */
+  database: Database;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function withDatabase(task: (context: AdminContext) => Promise<void
     database = new Database(config.database);
     await database.configure();
     await migrate(database.client);
-    await task({ config, client: database.client });
+    await task({ config, client: database.client, database });
   } catch (error) {
     if (!(error instanceof AdminError || error instanceof ConfigError)) throw error;
     console.error(error.message);

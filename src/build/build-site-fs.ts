@@ -3,6 +3,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { build as astroBuild } from "astro";
 import { formatIssue } from "../content/issues.ts";
 import { loadContent } from "../content/load-content.ts";
+import { withSiteUrls } from "../content/site-placeholders.ts";
 import {
   cdnFiles,
   etagOf,
@@ -38,7 +39,12 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
   const { content, issues } = loadContent({ root: config.contentRoot });
   if (!content || issues.length > 0) throw new ContentInvalidError(issues.map(formatIssue));
   const builtAt = new Date().toISOString();
-  const ctx: BuildContext = { content, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt };
+  const ctx: BuildContext = {
+    content: withSiteUrls(content, config),
+    siteUrl: config.siteUrl,
+    docsUrl: config.docsUrl,
+    builtAt,
+  };
 
   await rm(config.outDir, { recursive: true, force: true });
   await astroBuild({
@@ -97,6 +103,7 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
     version: 1,
     built_at: builtAt,
     site_url: config.siteUrl,
+    docs_url: config.docsUrl,
     not_found: "404.html",
     routes,
   };

@@ -17,7 +17,9 @@ export interface RouteEntry {
 export interface RouteManifest {
   version: 1;
   built_at: string;
+  /** The SITE_URL and DOCS_URL the build was made for: the server refuses to serve it under others. */
   site_url: string;
+  docs_url?: string;
   /** The HTML page for unknown non-API paths. */
   not_found: string;
   routes: Record<string, RouteEntry>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadBuildConfig, loadConfig } from "../../api/config.ts";
+import { ConfigError, configurationWarnings, loadBuildConfig, loadConfig } from "../../api/config.ts";
 
 const OLDER = "an-older-server-secret-0123456789abcdef";
 const OLDEST = "the-oldest-server-secret-0123456789abcd";
@@ -52,5 +52,17 @@ describe("a bad configuration", () => {
     expect(() => loadBuildConfig({ SITE_URL: "not a url", API_ORIGIN: "ftp://cdn", DIST_DIR: "" }, "/tmp")).toThrow(
       /SITE_URL: [^\n]+\n {2}API_ORIGIN: [^\n]+\n {2}DIST_DIR: /,
     );
+  });
+});
+
+describe("warnings at start", () => {
+  it("warn in production when SERVER_SECRET is unset, and say nothing when it is set or outside production", () => {
+    expect(configurationWarnings(loadConfig({ NODE_ENV: "production" }))).toEqual([
+      expect.stringMatching(
+        /^SERVER_SECRET is not set: download links and credit codes are signed with a secret generated/,
+      ),
+    ]);
+    expect(configurationWarnings(loadConfig({ NODE_ENV: "production", SERVER_SECRET: OLDER }))).toEqual([]);
+    expect(configurationWarnings(loadConfig({ NODE_ENV: "development" }))).toEqual([]);
   });
 });

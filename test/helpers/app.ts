@@ -8,7 +8,7 @@ import { createApp } from "../../api/app.ts";
 import type { AppServices } from "../../api/app-services.ts";
 import { type ComposeOptions, composeServices } from "../../api/compose.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
-import { createLogger } from "../../api/platform/log.ts";
+import { createLogger, type Logger } from "../../api/platform/log.ts";
 import type { SiteFiles } from "../../api/site/site-files.ts";
 import { builtSite } from "./site.ts";
 
@@ -49,6 +49,8 @@ export async function createTestApp(
     site?: SiteFiles | null;
     /** For the tests of the 500 answer itself: an unhandled error is answered, not thrown at the test. */
     allowUnhandledErrors?: boolean;
+    /** A test that reads the log lines itself; the unhandled-error trap then reads only its own. */
+    log?: Logger;
   } & ComposeOptions = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), "app-"));
@@ -66,7 +68,7 @@ export async function createTestApp(
     process.cwd(),
   );
   const crashes = unhandledErrorTrap();
-  const log = createLogger("error", crashes.stream);
+  const log = options.log ?? createLogger("error", crashes.stream);
   const services = await composeServices(config, log, {
     stateTtlMs: options.stateTtlMs ?? 0,
     ...(options.now ? { now: options.now } : {}),

@@ -43,7 +43,7 @@ export const CHECK_OPERATIONS = [
     requires: ["database", "payments"],
     requestSchema: "check-checkout",
     rateLimit: "check-payments",
-    statuses: [200, 400, 404, 409, 413, 415, 422, 429, 503],
+    statuses: [200, 400, 404, 409, 413, 415, 422, 429, 502, 503],
     docs: "/docs/checks/unlock",
     static: false,
     response: "check-checkout-result",

@@ -65,7 +65,7 @@ export const SERVICE_OPERATIONS = [
     summary: "Payment provider events (signed)",
     authentication: none,
     requires: ["database", "payments"],
-    statuses: [200, 400, 413, 503],
+    statuses: [200, 400, 413, 502, 503],
     docs: "/docs/store",
     static: false,
   },

@@ -245,6 +245,13 @@ describe("POST /api/v1/checks/{id}/checkout", () => {
       "service-unavailable",
     );
     expect(failed.detail).toContain("nothing was charged");
+    store.fake.failNext(1, "malformed", "/v1/payment_intents");
+    await expectProblem(
+      await checkout(id, { purchase: "unlock", email: "c@example.com" }),
+      502,
+      "payment-provider-answer-invalid",
+    );
+    store.fake.failNext(0);
     expect(store.fake.state.intents.size).toBe(intentsBefore);
     expect(await countRows(store, "check_payments", "email = ?", ["c@example.com"])).toBe(0);
   });

@@ -158,6 +158,22 @@ describe("serving the built site", () => {
     expect(link).toContain('</index.md>; rel="alternate"; type="text/markdown"');
   });
 
+  it("names agents.json and the agent skills index in the home page's Link header, and both answer", async () => {
+    const link = (await get("/")).headers.get("link") ?? "";
+    expect(link).toContain('</agents.json>; rel="service-meta"; type="application/json"; title="Agent entry points"');
+    expect(link).toContain(
+      '</.well-known/agent-skills/index.json>; rel="service-doc"; type="application/json"; title="Agent skills index"',
+    );
+    for (const target of ["/agents.json", "/.well-known/agent-skills/index.json"]) {
+      const response = await get(target);
+      expect([target, response.status, response.headers.get("content-type")]).toEqual([
+        target,
+        200,
+        "application/json",
+      ]);
+    }
+  });
+
   it("negotiates Markdown on the docs home too", async () => {
     const response = await get("/docs", { accept: "text/markdown" });
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");

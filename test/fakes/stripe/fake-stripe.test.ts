@@ -68,4 +68,14 @@ describe("the fake provider, through the real SDK", () => {
     expect(signed.event.type).toBe("payment_intent.succeeded");
     expect((await stripe.paymentIntents.retrieve(intent.id)).status).toBe("succeeded");
   });
+
+  it("answers a call with JSON that is not the object asked for, or with no JSON at all, when told to", async () => {
+    fake.failNext(1, "malformed");
+    expect(await stripe.checkout.sessions.retrieve("cs_test_any")).toMatchObject({ id: 42, object: "surprise" });
+    fake.failNext(1, "not-json");
+    await expect(stripe.checkout.sessions.retrieve("cs_test_any")).rejects.toThrow(
+      "Invalid JSON received from the Stripe API",
+    );
+    await expect(stripe.checkout.sessions.retrieve("cs_test_nope")).rejects.toMatchObject({ statusCode: 404 });
+  });
 });

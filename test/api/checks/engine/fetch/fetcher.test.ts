@@ -46,6 +46,15 @@ describe("ScanFetcher", () => {
     expect(error.message).toBe("refused http://10.0.0.1/: 10.0.0.1 is a private address (RFC 1918)");
   });
 
+  it("refuses a redirect to an IPv6 address that embeds a link-local IPv4 address", async () => {
+    const to = encodeURIComponent("http://[::169.254.169.254]/latest/meta-data/");
+    const error = await failure(fetcherFor().fetch({ url: `${site.origin}/to-private?to=${to}` }));
+    expect(error.kind).toBe("target-not-allowed");
+    expect(error.message).toBe(
+      "refused http://[::a9fe:a9fe]/latest/meta-data/: ::a9fe:a9fe is an IPv4-compatible form of 169.254.169.254, a link-local address (this range holds cloud metadata services)",
+    );
+  });
+
   it("refuses a redirect to a loopback port that is not allow-listed", async () => {
     const error = await failure(fetcherFor().fetch({ url: `${site.origin}/to-port?port=1` }));
     expect(error.kind).toBe("target-not-allowed");
