@@ -1,42 +1,36 @@
 import type { z } from "zod";
 import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
-import type { FieldError, FormResult, PageServices, PublicConfig } from "../src/lib/page-services.ts";
+import type { FormResult, PageServices, PublicConfig } from "../src/lib/page-services.ts";
 import { FEATURE_SWITCHES, FORM_SWITCHES } from "../src/lib/switches.ts";
 import { CheckCheckoutSchema, CheckInputSchema } from "../src/schemas/requests/checks.ts";
 import { WaitlistSignupSchema } from "../src/schemas/requests/waitlist.ts";
 import type { AppServices } from "./app-services.ts";
+import { checkFailureForPeople, fieldOf, type PeopleFailure, waitlistFailureForPeople } from "./page-words.ts";
 import { requireAvailable } from "./platform/availability.ts";
 import { violationsOf } from "./platform/body.ts";
 import { enforceRateLimit } from "./platform/limits/enforce.ts";
-import { ApiProblem, type Violation } from "./platform/problem.ts";
+import { ApiProblem } from "./platform/problem.ts";
 import { storePageServices } from "./store/page-services.ts";
 
-/** `#/interests/2` → `interests`: the form field a violation belongs to. */
-function fieldOf(pointer: string): string {
-  return pointer.replace(/^#\/?/, "").split("/")[0] || "form";
-}
-
-function formFailure(
-  status: number,
-  message: string,
-  violations: Violation[] = [],
-): { ok: false; status: number; message: string; errors: FieldError[] } {
-  return {
-    ok: false,
-    status,
-    message,
-    errors: violations.map((violation) => ({ field: fieldOf(violation.pointer), message: violation.detail })),
-  };
-}
-
-/** Runs a form action with the same rules as the JSON API, returning a result the page can show. */
-async function asForm<T>(action: () => Promise<T>): Promise<FormResult<T>> {
+/**
+ * Runs a form action with the same rules as the JSON API, returning a result the page can show.
+ * `forPeople` words the failure for the form; without it the problem's own detail is shown.
+ */
+async function asForm<T>(
+  action: () => Promise<T>,
+  forPeople?: (problem: ApiProblem) => PeopleFailure,
+): Promise<FormResult<T>> {
   try {
     return { ok: true, value: await action() };
   } catch (error) {
     if (!(error instanceof ApiProblem)) throw error;
+    if (forPeople) return { ok: false, status: error.status, ...forPeople(error) };
     const message = error.code === "validation-failed" ? "Please fix the fields below." : error.detail;
-    return formFailure(error.status, message, error.options.errors ?? []);
+    const errors = (error.options.errors ?? []).map((violation) => ({
+      field: fieldOf(violation.pointer),
+      message: violation.detail,
+    }));
+    return { ok: false, status: error.status, message, errors };
   }
 }
 
@@ -45,6 +39,13 @@ function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.output<S> 
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new ApiProblem("validation-failed", "invalid", { errors: violationsOf(parsed.error) });
   return parsed.data;
+}
+
+/** A text field of a submitted form, or `""`. */
+function textField(input: unknown, name: string): string {
+  if (typeof input !== "object" || input === null || !(name in input)) return "";
+  const value: unknown = Reflect.get(input, name);
+  return typeof value === "string" ? value : "";
 }
 
 /** The services one page request may use, bound to the client's address for rate limits. */
@@ -62,19 +63,25 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
       };
     },
     joinWaitlist: (input) =>
-      asForm(async () => {
-        await requireAvailable("joinWaitlist", services.monitor, services.content.service);
-        await enforceRateLimit(services.limiter, "waitlist", address);
-        const { legend } = await services.waitlist.join(parseForm(WaitlistSignupSchema, input));
-        return { legend };
-      }),
+      asForm(
+        async () => {
+          await requireAvailable("joinWaitlist", services.monitor, services.content.service);
+          await enforceRateLimit(services.limiter, "waitlist", address);
+          const { legend } = await services.waitlist.join(parseForm(WaitlistSignupSchema, input));
+          return { legend };
+        },
+        (problem) => waitlistFailureForPeople(problem, { email: textField(input, "email") }),
+      ),
     runCheck: (input) =>
-      asForm(async () => {
-        await requireAvailable("runCheck", services.monitor, services.content.service);
-        await enforceRateLimit(services.limiter, "checks", address, "checks-daily");
-        const report = await services.checks.run(parseForm(CheckInputSchema, input));
-        return { id: report.id };
-      }),
+      asForm(
+        async () => {
+          await requireAvailable("runCheck", services.monitor, services.content.service);
+          await enforceRateLimit(services.limiter, "checks", address, "checks-daily");
+          const report = await services.checks.run(parseForm(CheckInputSchema, input));
+          return { id: report.id };
+        },
+        (problem) => checkFailureForPeople(problem, { domain: textField(input, "domain") }),
+      ),
     async readReport(id) {
       const stored = await services.checks.find(id);
       return stored ? services.checks.view(stored) : null;
