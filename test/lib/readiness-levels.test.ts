@@ -1,20 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { computeLevel } from "../../api/checks/engine/levels.ts";
-import { explainLevel } from "../../src/lib/readiness-levels.ts";
+import { explainLevel, LEVEL_RULES } from "../../src/lib/readiness-levels.ts";
 import type { CheckStatus, Finding } from "../../src/schemas/report.ts";
 
-const LEVEL_4_PASSES = [
-  "http.home-200",
-  "robots.exists",
-  "robots.sitemap",
-  "link.headers",
-  "policy.ai-bots",
-  "policy.content-signals",
-  "md.negotiate",
-  "mcp.card",
-  "skills.index",
-  "catalog.api",
-];
+/** Every check the levels 1 to 4 name; each test sets the level-5 ones (and a2a.card, a level-4 choice too). */
+const LEVEL_4_PASSES = LEVEL_RULES.slice(1, 5).flatMap((rules) =>
+  rules.flatMap((rule) => (rule.kind === "every" ? rule.checks : rule.options.flatMap((option) => option.checks))),
+);
 
 function findings(statuses: Record<string, CheckStatus>): Finding[] {
   return Object.entries(statuses).map(([id, status]) => ({
