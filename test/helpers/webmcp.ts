@@ -80,5 +80,7 @@ export async function webMcpReport(page: Page, url: string): Promise<WebMcpRepor
     issues.push({ errorType, element });
   }
   await cdp.detach();
-  return { supported, tools, issues, unannotatedForms };
+  // As Lighthouse's gatherer does: a tool registered again under the same name counts once (the latest).
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return { supported, tools: [...byName.values()], issues, unannotatedForms };
 }
