@@ -1,11 +1,10 @@
 import { createServer } from "node:http";
 import { toNodeHandler } from "h3/node";
-import { createApp } from "./app.ts";
+import { createApp, hotRoutesFor } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
 import { startCommerceJobs } from "./background-jobs.ts";
 import { composeServices } from "./compose.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { agentStandingHotRoute } from "./fast-path/agent-standing.ts";
 import { withHotRoutes } from "./fast-path/hot-routes.ts";
 import { documentHeadersFor } from "./platform/http/document-headers.ts";
 import { createLogger } from "./platform/log.ts";
@@ -46,7 +45,7 @@ const pages = await loadAstroHandler(config.distDir);
 const app = createApp({ config, log, site, services, pages });
 const jobs = startCommerceJobs(services, log);
 // Hot routes answer their busiest case straight on node:http and hand everything else to the app.
-const hotRoutes = new Map([agentStandingHotRoute({ services, log })]);
+const hotRoutes = hotRoutesFor(services, log);
 const server = createServer(withHotRoutes(hotRoutes, toNodeHandler(app)));
 server.keepAliveTimeout = 5_000;
 server.listen(config.port, config.host, () => {

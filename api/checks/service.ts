@@ -38,7 +38,7 @@ export class ChecksService {
   constructor(private readonly deps: ChecksServiceDeps) {}
 
   /** Runs a check and stores the full result; answers with the locked summary. 422 for a target the checker may not reach. */
-  async run(input: CheckInput): Promise<CheckReport> {
+  async run(input: CheckInput, admit?: () => Promise<void>): Promise<CheckReport> {
     const profile = input.profile === undefined ? undefined : ProfileSchema.array().parse([input.profile].flat());
     let result: ReadinessResult;
     try {
@@ -48,6 +48,7 @@ export class ChecksService {
         settings: this.deps.settings,
         now: this.deps.now,
         ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
+        ...(admit ? { admit } : {}),
       });
     } catch (error) {
       if (!(error instanceof TargetNotAllowedError)) throw error;
@@ -71,7 +72,9 @@ export class ChecksService {
   }
 
   async find(id: string): Promise<StoredReport | null> {
-    return /^[0-9a-f-]{36}$/.test(id) ? findReport(this.deps.db(), id) : null;
+    // A UUID is case-insensitive (RFC 9562 §4); reports are stored with the lower-case form.
+    const normalised = id.toLowerCase();
+    return /^[0-9a-f-]{36}$/.test(normalised) ? findReport(this.deps.db(), normalised) : null;
   }
 
   /** The report as the API shows it: the summary, and the details once unlocked. */

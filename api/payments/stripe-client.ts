@@ -1,5 +1,7 @@
 import Stripe from "stripe";
 import type { z } from "zod";
+import type { Config } from "../config.ts";
+import { ApiProblem } from "../platform/problem.ts";
 import {
   type CheckoutSession,
   CheckoutSessionSchema,
@@ -54,6 +56,25 @@ export function createStripeClient(settings: StripeSettings): Stripe {
         }
       : {}),
   });
+}
+
+/** The problem a caller answers when payments cannot be used now (nothing was charged). */
+export function paymentsUnavailable(
+  detail = "The payment provider is not answering; nothing was charged. Try again shortly.",
+): ApiProblem {
+  return new ApiProblem("service-unavailable", detail, { headers: { "Retry-After": "30" } });
+}
+
+/** The gateway for the configured keys, or `null` without STRIPE_SECRET_KEY (payments answer 503). */
+export function paymentsGatewayFor(stripe: Config["stripe"]): PaymentsGateway | null {
+  if (!stripe.secretKey) return null;
+  const client = createStripeClient({
+    secretKey: stripe.secretKey,
+    webhookSecret: stripe.webhookSecret,
+    apiBase: stripe.apiBase,
+    timeoutMs: stripe.timeoutMs,
+  });
+  return new PaymentsGateway(client, stripe.webhookSecret);
 }
 
 function isMissing(error: unknown): boolean {

@@ -1,11 +1,10 @@
-import type { H3 } from "h3";
-import { requireAvailable } from "../platform/availability.ts";
 import { readLimited } from "../platform/body.ts";
 import { jsonResponse } from "../platform/http/responses.ts";
+import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import type { RouteDeps } from "../platform/route-deps.ts";
-import { PaymentsUnavailableError, WebhookSignatureError } from "./stripe-client.ts";
+import { type PaymentsGateway, PaymentsUnavailableError, WebhookSignatureError } from "./stripe-client.ts";
 import type { PaymentEvent } from "./stripe-objects.ts";
+import type { PaymentWebhooks } from "./webhooks.ts";
 
 /** Stripe events are a few kilobytes; anything near this is not one. */
 const WEBHOOK_LIMIT_BYTES = 1_048_576;
@@ -16,10 +15,8 @@ const WEBHOOK_LIMIT_BYTES = 1_048_576;
  * its effect are committed; 400 for a bad signature (nothing changes); 503 when the provider or the
  * database cannot be reached, so Stripe delivers the event again.
  */
-export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): void {
-  app.post("/api/v1/webhooks/stripe", async (event) => {
-    await requireAvailable("receiveStripeWebhook", services.monitor, services.content.service);
-    const payments = services.payments;
+export function paymentWebhookRoute(payments: PaymentsGateway | null, webhooks: PaymentWebhooks): HttpRoute {
+  return httpOnlyRoute("receiveStripeWebhook", async (event) => {
     if (!payments?.webhooksConfigured) {
       throw new ApiProblem(
         "service-unavailable",
@@ -42,7 +39,7 @@ export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): 
       throw error;
     }
     try {
-      const receipt = await services.webhooks.receive(received);
+      const receipt = await webhooks.receive(received);
       return jsonResponse(event, { received: true, duplicate: receipt.duplicate });
     } catch (error) {
       if (error instanceof PaymentsUnavailableError) {

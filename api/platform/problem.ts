@@ -2,8 +2,8 @@ import type { H3Event } from "h3";
 import { type ProblemCode, problemType } from "../../src/lib/problems.ts";
 import { absolute, paths } from "../../src/lib/urls.ts";
 import { requestIdOf } from "./http/request-id.ts";
+import { limitsOf } from "./http/request-limits.ts";
 import { completeResponse } from "./http/responses.ts";
-import { limitsOf } from "./limits/enforce.ts";
 
 export interface Violation {
   /** JSON Pointer into the request body, in URI-fragment form: `#/use_cases/3`. */

@@ -3,7 +3,7 @@ import { paths } from "../../src/lib/urls.ts";
 import type { StoreCheckout as CheckoutInput } from "../../src/schemas/requests/store-checkout.ts";
 import type { CheckoutStarted } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
-import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import { type PaymentsGateway, PaymentsUnavailableError, paymentsUnavailable } from "../payments/stripe-client.ts";
 import type { CheckoutSession, StoreMetadata } from "../payments/stripe-objects.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
 import { validationProblem } from "../platform/body.ts";
@@ -20,12 +20,6 @@ export interface StoreCheckoutDeps {
   siteUrl: string;
   /** The ring's current key: order ids from client keys are short-lived, so older keys never matter. */
   serverSecret: string;
-}
-
-export function paymentsUnavailable(
-  detail = "The payment provider is not answering; nothing was charged. Try again shortly.",
-): ApiProblem {
-  return new ApiProblem("service-unavailable", detail, { headers: { "Retry-After": "30" } });
 }
 
 /** Starts hosted checkouts for catalogue items and fees; the price is always the catalogue's. */

@@ -37,6 +37,8 @@ export interface RunReadinessCheckOptions {
   /** DNS for the SSRF guard; tests inject one to make a name resolve to a private address. */
   lookup?: HostLookup;
   signal?: AbortSignal;
+  /** Called once the target is accepted, before any request: a caller charges its quota here, not for refused targets. */
+  admit?: () => Promise<void>;
 }
 
 interface CheckRun {
@@ -83,6 +85,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const { settings } = options;
   const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
   const target = await parseTarget(options.target, settings, lookup);
+  await options.admit?.();
   const fetcher = new ScanFetcher({
     settings,
     ...lookup,

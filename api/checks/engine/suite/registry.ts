@@ -47,7 +47,3 @@ export const CHECK_SUITE: readonly CheckDefinition[] = Object.freeze([
   wellKnownConsistency,
   ...commerceChecks,
 ]);
-
-export function findCheck(id: string): CheckDefinition | undefined {
-  return CHECK_SUITE.find((check) => check.id === id);
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TokenOwner } from "../../../../api/agents/sql.ts";
+import type { TokenOwner } from "../../../../api/platform/auth/token-owner.ts";
 import { TokenOwnerCache } from "../../../../api/platform/auth/token-owner-cache.ts";
 
 const owner = (agentId: string): TokenOwner => ({
