@@ -1,45 +1,46 @@
 import type { z } from "zod";
 import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
 import { openSwitches } from "../src/lib/discovery/state.ts";
-import type { FieldError, FormResult, PageServices, PublicConfig } from "../src/lib/page-services.ts";
+import type { FormResult, PageServices, PublicConfig } from "../src/lib/page-services.ts";
 import type { OperationId } from "../src/lib/registry.ts";
 import { FEATURE_SWITCHES, FORM_SWITCHES } from "../src/lib/switches.ts";
 import { CheckCheckoutSchema } from "../src/schemas/requests/checks.ts";
 import type { AppServices } from "./app-services.ts";
+import { checkFailureForPeople, fieldOf, type PeopleFailure, waitlistFailureForPeople } from "./page-words.ts";
 import { requireAvailable } from "./platform/availability.ts";
 import { validationProblem, violationsOf } from "./platform/body.ts";
 import { enforceRateLimit } from "./platform/limits/enforce.ts";
 import type { OperationDefinition } from "./platform/operations/definition.ts";
 import { type CallSource, invokeOperation } from "./platform/operations/prepare-call.ts";
-import { ApiProblem, type Violation } from "./platform/problem.ts";
+import { ApiProblem } from "./platform/problem.ts";
 
-/** `#/interests/2` → `interests`: the form field a violation belongs to. */
-function fieldOf(pointer: string): string {
-  return pointer.replace(/^#\/?/, "").split("/")[0] || "form";
-}
-
-function formFailure(
-  status: number,
-  message: string,
-  violations: Violation[] = [],
-): { ok: false; status: number; message: string; errors: FieldError[] } {
-  return {
-    ok: false,
-    status,
-    message,
-    errors: violations.map((violation) => ({ field: fieldOf(violation.pointer), message: violation.detail })),
-  };
-}
-
-/** Runs a form action with the same rules as the JSON API, returning a result the page can show. */
-async function asForm<T>(action: () => Promise<T>): Promise<FormResult<T>> {
+/**
+ * Runs a form action with the same rules as the JSON API, returning a result the page can show.
+ * `forPeople` words the failure for the form; without it the problem's own detail is shown.
+ */
+async function asForm<T>(
+  action: () => Promise<T>,
+  forPeople?: (problem: ApiProblem) => PeopleFailure,
+): Promise<FormResult<T>> {
   try {
     return { ok: true, value: await action() };
   } catch (error) {
     if (!(error instanceof ApiProblem)) throw error;
+    if (forPeople) return { ok: false, status: error.status, ...forPeople(error) };
     const message = error.code === "validation-failed" ? "Please fix the fields below." : error.detail;
-    return formFailure(error.status, message, error.options.errors ?? []);
+    const errors = (error.options.errors ?? []).map((violation) => ({
+      field: fieldOf(violation.pointer),
+      message: violation.detail,
+    }));
+    return { ok: false, status: error.status, message, errors };
   }
+}
+
+/** A text field of a submitted form, or `""`. */
+function textField(input: unknown, name: string): string {
+  if (typeof input !== "object" || input === null || !(name in input)) return "";
+  const value: unknown = Reflect.get(input, name);
+  return typeof value === "string" ? value : "";
 }
 
 /** Validates a form's fields with the API's own schema; a failure names each field as the API would. */
@@ -76,8 +77,16 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
         ...versions,
       };
     },
-    joinWaitlist: (input) => asForm(async () => ({ legend: (await submit(operations.waitlists.join, input)).legend })),
-    runCheck: (input) => asForm(async () => ({ id: (await submit(operations.checks.run, input)).id })),
+    joinWaitlist: (input) =>
+      asForm(
+        async () => ({ legend: (await submit(operations.waitlists.join, input)).legend }),
+        (problem) => waitlistFailureForPeople(problem, { email: textField(input, "email") }),
+      ),
+    runCheck: (input) =>
+      asForm(
+        async () => ({ id: (await submit(operations.checks.run, input)).id }),
+        (problem) => checkFailureForPeople(problem, { domain: textField(input, "domain") }),
+      ),
     async readReport(id) {
       const stored = await services.checks.find(id);
       return stored ? services.checks.view(stored) : null;
@@ -101,5 +110,6 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
       asForm(async () => ({ url: (await submit(operations.store.checkout, {}, { id: productId })).url })),
     purchaseSession: (sessionId) =>
       asForm(() => submit(operations.store.session, undefined, { session_id: sessionId })),
+    purchaseReceipt: (sessionId) => services.store.sessions.receipt(sessionId),
   };
 }

@@ -54,6 +54,7 @@ export class ChecksService {
       if (!(error instanceof TargetNotAllowedError)) throw error;
       throw new ApiProblem("target-not-allowed", error.message, {
         errors: [{ pointer: "#/domain", detail: error.message }],
+        cause: error,
       });
     }
     const id = randomUUID();

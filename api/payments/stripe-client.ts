@@ -17,6 +17,7 @@ import {
   PaymentEventSchema,
   type PaymentIntent,
   PaymentIntentSchema,
+  PaymentWithChargeSchema,
   type Refund,
   RefundSchema,
 } from "./stripe-objects.ts";
@@ -154,6 +155,24 @@ export class PaymentsGateway {
       }
     });
     return missing ? null : intent;
+  }
+
+  /**
+   * The receipt page of a payment's latest charge, or `null` when it has none (not yet charged, or no
+   * such payment). Stripe keeps `receipt_url` on the charge, not on the payment intent:
+   * https://docs.stripe.com/api/charges/object#charge_object-receipt_url
+   */
+  async receiptUrl(paymentIntentId: string): Promise<string | null> {
+    const intent = await this.#call("read a payment's receipt", PaymentWithChargeSchema.nullable(), async () => {
+      try {
+        return await this.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] });
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+        return null;
+      }
+    });
+    const charge = intent?.latest_charge;
+    return typeof charge === "object" && charge !== null ? (charge.receipt_url ?? null) : null;
   }
 
   /** A full refund of the payment; the key makes a repeated request refund once. */

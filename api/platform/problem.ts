@@ -20,9 +20,15 @@ export class ApiProblem extends Error {
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
-    readonly options: { errors?: Violation[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+    readonly options: {
+      errors?: Violation[];
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+      /** What went wrong underneath; never sent, but pages may word it for people. */
+      cause?: unknown;
+    } = {},
   ) {
-    super(detail);
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiProblem";
     this.status = problemType(code).status;
   }

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { paths } from "../../src/lib/urls.ts";
 import type { StoreCheckout as CheckoutInput } from "../../src/schemas/requests/store-checkout.ts";
 import type { CheckoutStarted } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
@@ -75,7 +76,7 @@ export class StoreCheckout {
           // Session metadata is not copied to the payment: refunds and disputes find the order through this.
           payment_intent_data: { metadata },
           success_url: `${this.deps.siteUrl}/store/return?session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${this.deps.siteUrl}/store#${product.id}`,
+          cancel_url: `${this.deps.siteUrl}${paths.product(product.id)}`,
         },
         `store-checkout:${orderId}`,
       );

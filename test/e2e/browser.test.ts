@@ -52,8 +52,10 @@ describe("people use the site in a real browser, without JavaScript", () => {
     const page = await open("/waitlist");
     await page.getByLabel("E-mail address").fill("not an address");
     await page.getByRole("button", { name: "Join the waiting list" }).click();
-    expect(await page.getByRole("alert").textContent()).toContain("Please fix the fields below.");
-    expect(await page.locator("#email-error").textContent()).toBe("must be an e-mail address like name@example.com");
+    expect(await page.getByRole("alert").textContent()).toContain("Please correct the 2 answers below.");
+    expect(await page.locator("#email-error").textContent()).toBe(
+      "Enter your e-mail address in full, such as name@example.com.",
+    );
     await screenshot(page, "waitlist-errors");
     await page.getByLabel("E-mail address").fill("ada@example.com");
     await page.getByLabel(/I agree to the privacy policy/).check();

@@ -9,7 +9,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * Debian's Chromium, headless, never a downloaded browser. The flags keep it off the network
  * (this machine refuses outside connections) and make it start cleanly as root in a sandbox.
  */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -22,6 +22,7 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--disable-dev-shm-usage",
+      ...extraArgs,
     ],
   });
 }

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inject } from "vitest";
 
 export interface RunningServer {
@@ -51,6 +54,23 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stop: async (signal = "SIGTERM") => {
       if (child.exitCode === null) child.kill(signal);
       return exited;
+    },
+  };
+}
+
+/** The real server over a fresh database file in its own temp directory, removed again by `stop`. */
+export async function startServerWithOwnDatabase(
+  name: string,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
+  const dir = await mkdtemp(join(tmpdir(), `${name}-`));
+  const server = await startServer({ DATABASE_URL: `file:${join(dir, "service.db")}`, ...env });
+  return {
+    ...server,
+    stop: async (signal) => {
+      const code = await server.stop(signal);
+      await rm(dir, { recursive: true, force: true });
+      return code;
     },
   };
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import Stripe from "stripe";
 import { FakeError, FakeStripeState, type Json } from "./fake-state.ts";
 import { list, metadataOf, parseFormBody, text } from "./form-body.ts";
-import { hostedPage } from "./hosted-page.ts";
+import { hostedPage, receiptPage } from "./hosted-page.ts";
 
 export interface SignedEvent {
   event: Json;
@@ -116,6 +116,8 @@ export class FakeStripe {
     try {
       if (url.pathname.startsWith("/v1/")) return this.#api(req, res, url, body);
       if (url.pathname.startsWith("/pay/")) return await this.#hosted(req, res, url, body);
+      if (url.pathname.startsWith("/receipts/"))
+        return sendHtml(res, 200, receiptPage(this.state.chargeJson(decodeURIComponent(url.pathname.slice(10)))));
       if (url.pathname.startsWith("/_test/")) return await this.#control(res, url);
       send(res, 404, {
         error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method} ${url.pathname})` },
@@ -182,7 +184,10 @@ export class FakeStripe {
     if (method === "POST" && path === "/v1/payment_intents")
       return { status: 200, json: this.state.createIntent(params) };
     const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
-    if (method === "GET" && intent?.[1]) return { status: 200, json: this.state.intentJson(intent[1]) };
+    if (method === "GET" && intent?.[1])
+      return { status: 200, json: this.state.intentJson(intent[1], expand.includes("latest_charge")) };
+    const charge = /^\/v1\/charges\/([^/]+)$/.exec(path);
+    if (method === "GET" && charge?.[1]) return { status: 200, json: this.state.chargeJson(charge[1]) };
     if (method === "POST" && path === "/v1/refunds") {
       const refund = this.state.refund({
         payment_intent: text(params.payment_intent),
