@@ -58,6 +58,11 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   TRUST_PROXY: booleanFlag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * `text`: a plain-text start banner for the person at the terminal, then JSON logs; `json`: every
+   * line on stdout is JSON, the banner included (what log collectors want; the default in production).
+   */
+  LOG_FORMAT: z.enum(["text", "json"]).optional(),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })
@@ -101,6 +106,7 @@ export interface Config {
   rateLimit: { store: "memory" | "database"; overrides: Record<string, { limit: number; windowSeconds: number }> };
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
+  logFormat: "text" | "json";
   bodyLimitBytes: number;
   stripe: {
     secretKey: string | undefined;
@@ -160,6 +166,7 @@ export function loadConfig(
     rateLimit: { store: e.RATE_LIMIT_STORE, overrides },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "text"),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
