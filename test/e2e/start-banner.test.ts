@@ -43,7 +43,7 @@ describe("npm start on a free port", { timeout: 200_000 }, () => {
   it("prints a plain-text banner with the URL, the database, what is off and how to turn it on, where mail goes and how to stop, before any JSON log line", async () => {
     const lines = started.stdout().split("\n");
     const first = lines.findIndex((line) => line.startsWith("AgentReady is running at "));
-    const last = lines.findIndex((line) => line === "Press Ctrl-C to stop.");
+    const last = lines.indexOf("Press Ctrl-C to stop.");
     expect(first, started.stdout()).toBeGreaterThanOrEqual(0);
     const banner = lines.slice(first, last + 1).join("\n");
     expect(lines[first]).toBe(`AgentReady is running at ${url}`);
