@@ -16,6 +16,8 @@ export interface StartFacts {
   /** Where the socket listens, when that is not the public URL (a proxy, a CDN, another name). */
   listening: string;
   database: string;
+  /** Who takes payments, when they are on. */
+  payments: string | undefined;
   mail: string;
   off: OffFeature[];
   stop: string;
@@ -41,12 +43,19 @@ export function describeStart(config: Config, state: StartState): StartFacts {
     port: state.port,
     listening: `http://${host}:${state.port}`,
     database: state.databasePath ?? `libSQL server at ${withoutCredentials(config.database.url)}`,
+    payments: paymentsProvider(config),
     mail: config.mail.smtpUrl
       ? `sent through ${withoutCredentials(config.mail.smtpUrl)} from ${config.mail.from}`
       : `kept in the outbox; ${OUTBOX_COMMAND} prints each message with its links`,
     off: offFeatures(config, state),
     stop: "Ctrl-C (SIGINT) or SIGTERM: in-flight requests finish first",
   };
+}
+
+function paymentsProvider({ stripe }: Config): string | undefined {
+  if (!stripe.secretKey) return undefined;
+  if (stripe.apiBase) return `a stand-in for Stripe at ${withoutCredentials(stripe.apiBase)} (STRIPE_API_BASE)`;
+  return `Stripe, ${stripe.secretKey.startsWith("sk_live_") ? "live" : "test"} mode`;
 }
 
 function offFeatures(config: Config, state: StartState): OffFeature[] {
@@ -91,6 +100,7 @@ export function bannerText(facts: StartFacts): string {
   const listening = facts.listening === facts.url ? "" : ` (listening on ${facts.listening})`;
   const rows = [
     ["Database", facts.database],
+    ...(facts.payments ? [["Payments", facts.payments]] : []),
     ["Mail", facts.mail],
     ...facts.off.map((item, index) => [
       index === 0 ? "Off" : "",

@@ -24,6 +24,7 @@ describe("the start banner", () => {
     );
     expect(facts.off).toEqual([]);
     expect(bannerText(facts)).not.toContain("Off:");
+    expect(bannerText(facts)).toContain("Payments: Stripe, test mode");
   });
 
   it("says payment events are refused when the key is set without a webhook secret", () => {
