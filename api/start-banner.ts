@@ -13,7 +13,7 @@ export interface OffFeature {
 export interface StartFacts {
   url: string;
   port: number;
-  /** Where the socket listens, when that is not the public URL (a proxy, a CDN, another name). */
+  /** Where the socket listens; the text banner names it only when the public URL differs (a proxy, a CDN). */
   listening: string;
   database: string;
   /** Who takes payments, when they are on. */
