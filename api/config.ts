@@ -61,6 +61,11 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** The login name, recorded as who made a staff change unless `--by` says otherwise. */
   USER: z.string().min(1).default("staff"),
+  /**
+   * `text`: a plain-text start banner for the person at the terminal, then JSON logs; `json`: every
+   * line on stdout is JSON, the banner included (what log collectors want; the default in production).
+   */
+  LOG_FORMAT: z.enum(["text", "json"]).optional(),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })
@@ -104,6 +109,7 @@ export interface Config {
   rateLimit: { store: "memory" | "database"; overrides: Record<string, { limit: number; windowSeconds: number }> };
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
+  logFormat: "text" | "json";
   bodyLimitBytes: number;
   stripe: {
     secretKey: string | undefined;
@@ -184,6 +190,7 @@ export function loadConfig(env: Environment = process.env, root: string = proces
     rateLimit: { store: e.RATE_LIMIT_STORE, overrides },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "text"),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,

@@ -12,6 +12,7 @@ import { StdoutOncePerTurn } from "./platform/log-output.ts";
 import { loadAstroHandler } from "./site/astro-handler.ts";
 import { builtUrlMismatch, readBuiltUrls } from "./site/built-for.ts";
 import { loadSiteFiles } from "./site/site-files.ts";
+import { announceStart, describeStart } from "./start-banner.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.
@@ -31,7 +32,9 @@ if (wrongUrl) {
   console.error(wrongUrl);
   process.exit(1);
 }
-const log = createLogger(config.logLevel, new StdoutOncePerTurn());
+// Held until the start banner is out, so a person sees the banner before the first JSON line.
+const logOutput = new StdoutOncePerTurn({ held: config.logFormat === "text" });
+const log = createLogger(config.logLevel, logOutput);
 for (const warning of configurationWarnings(config)) log.warn(warning);
 // Small, frequent checkpoints: each copies ~100 ms of writes and its fsync is short. At 500 ms the
 // waiting-list write benchmark's p99 was 45–49 ms against 25–30 ms at 100 ms (same runs, paired).
@@ -56,11 +59,13 @@ const jobs = startCommerceJobs(services, log);
 const hotRoutes = hotRoutesFor(services, site, log);
 const server = createServer(withHotRoutes(hotRoutes, toNodeHandler(app)));
 server.keepAliveTimeout = 5_000;
+const { switches } = await services.monitor.current();
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  log.info({ port, site: config.siteUrl }, "listening");
-  console.log(`Serving ${config.siteUrl} (listening on http://${config.host}:${port})`);
+  const state = { port, databasePath: services.database.path, switches, buildFound: Boolean(site) };
+  announceStart(config, describeStart(config, state), log);
+  logOutput.release();
 });
 
 let stopping = false;

@@ -66,3 +66,13 @@ describe("warnings at start", () => {
     expect(configurationWarnings(loadConfig({ NODE_ENV: "development" }))).toEqual([]);
   });
 });
+
+describe("LOG_FORMAT", () => {
+  it("is text outside production and json in production unless set, and nothing else is accepted", () => {
+    expect(loadConfig({}).logFormat).toBe("text");
+    expect(loadConfig({ NODE_ENV: "production" }).logFormat).toBe("json");
+    expect(loadConfig({ LOG_FORMAT: "json" }).logFormat).toBe("json");
+    expect(loadConfig({ NODE_ENV: "production", LOG_FORMAT: "text" }).logFormat).toBe("text");
+    expect(() => loadConfig({ LOG_FORMAT: "pretty" })).toThrow(/LOG_FORMAT: /);
+  });
+});

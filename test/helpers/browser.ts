@@ -2,16 +2,15 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { chromiumPath } from "./chromium.ts";
 
 /**
- * Debian's Chromium, headless, never a downloaded browser. The flags keep it off the network
+ * Debian's Chromium (`npm test` makes sure it is there first), headless, never a downloaded browser. The flags keep it off the network
  * (this machine refuses outside connections) and make it start cleanly as root in a sandbox.
  */
 export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     args: [
       "--no-sandbox",
