@@ -4,6 +4,7 @@ import { build as astroBuild } from "astro";
 import { formatIssue } from "../content/issues.ts";
 import { loadContent } from "../content/load-content.ts";
 import {
+  cacheForFile,
   cdnFiles,
   etagOf,
   fileForUrl,
@@ -15,6 +16,7 @@ import {
 import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
 import type { BuildContext } from "../lib/outputs/artifact.ts";
 import type { BuildConfig } from "./build-config.ts";
+import { type SearchablePage, writeSearchIndex } from "./search-index-fs.ts";
 
 export interface BuildReport {
   manifest: RouteManifest;
@@ -30,8 +32,9 @@ export class ContentInvalidError extends Error {
 }
 
 /**
- * The whole static build: validate content, render HTML with Astro, write every other artifact,
- * then the route manifest (for the embedded server) and the CDN header and redirect files.
+ * The whole static build: validate content, render HTML with Astro, index the docs for search,
+ * write every other artifact, then the route manifest (for the embedded server) and the CDN header
+ * and redirect files.
  */
 export async function buildSite(config: BuildConfig, options: { quiet?: boolean } = {}): Promise<BuildReport> {
   const started = performance.now();
@@ -60,21 +63,24 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
 
   const clientDir = join(config.outDir, "client");
   const routes: Record<string, RouteEntry> = {};
-  let htmlPages = 0;
-  for (const file of await listFilesRecursive(clientDir)) {
+  const addFileRoute = async (file: string): Promise<{ url: string; bytes: Buffer } | null> => {
     const bytes = await readFile(join(clientDir, file));
     const type = typeForFile(file);
     const url = type.startsWith("text/html") ? urlForHtmlFile(file) : `/${file}`;
-    if (url === null) continue;
-    if (type.startsWith("text/html")) htmlPages++;
-    routes[url] = {
-      file,
-      type,
-      cache: file.startsWith("_astro/") ? "asset" : "page",
-      etag: etagOf(bytes),
-      bytes: bytes.length,
-    };
+    if (url === null) return null;
+    routes[url] = { file, type, cache: cacheForFile(file), etag: etagOf(bytes), bytes: bytes.length };
+    return { url, bytes };
+  };
+  let htmlPages = 0;
+  const searchable: SearchablePage[] = [];
+  for (const file of await listFilesRecursive(clientDir)) {
+    const added = await addFileRoute(file);
+    if (!added || !file.endsWith(".html")) continue;
+    htmlPages++;
+    const html = added.bytes.toString("utf8");
+    if (html.includes("data-pagefind-body")) searchable.push({ url: added.url, html });
   }
+  for (const file of await writeSearchIndex(clientDir, searchable)) await addFileRoute(file);
   const artifacts = allArtifacts(ctx);
   await Promise.all(
     artifacts.map(async (artifact) => {
