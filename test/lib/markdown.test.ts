@@ -39,8 +39,14 @@ describe("rendering a doc page's Markdown", () => {
 
   it("puts each table in a focusable region named after its section, so it scrolls instead of breaking words", () => {
     const html = renderMarkdown(PAGE);
-    const regions = [...html.matchAll(/<div class="table-scroll" role="region" tabindex="0" aria-label="([^"]+)"><table>/g)];
-    expect(regions.map((match) => match[1])).toEqual(["Table", "Table: Limits and quotas", "Table: Limits and quotas (2)"]);
+    const regions = [
+      ...html.matchAll(/<div class="table-scroll" role="region" tabindex="0" aria-label="([^"]+)"><table>/g),
+    ];
+    expect(regions.map((match) => match[1])).toEqual([
+      "Table",
+      "Table: Limits and quotas",
+      "Table: Limits and quotas (2)",
+    ]);
     expect(html.match(/<table>/g)).toHaveLength(3);
   });
 
