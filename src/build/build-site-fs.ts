@@ -16,7 +16,7 @@ import {
 import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
 import type { BuildContext } from "../lib/outputs/artifact.ts";
 import type { BuildConfig } from "./build-config.ts";
-import { type SearchablePage, writeSearchIndex } from "./search-index-fs.ts";
+import { createSearchIndex } from "./search-index-fs.ts";
 
 export interface BuildReport {
   manifest: RouteManifest;
@@ -71,16 +71,44 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
     routes[url] = { file, type, cache: cacheForFile(file), etag: etagOf(bytes), bytes: bytes.length };
     return { url, bytes };
   };
+  const search = await createSearchIndex();
   let htmlPages = 0;
-  const searchable: SearchablePage[] = [];
-  for (const file of await listFilesRecursive(clientDir)) {
-    const added = await addFileRoute(file);
-    if (!added || !file.endsWith(".html")) continue;
-    htmlPages++;
-    const html = added.bytes.toString("utf8");
-    if (html.includes("data-pagefind-body")) searchable.push({ url: added.url, html });
+  let artifacts = 0;
+  try {
+    for (const file of await listFilesRecursive(clientDir)) {
+      const added = await addFileRoute(file);
+      if (!added || !file.endsWith(".html")) continue;
+      htmlPages++;
+      search.add(added.url, added.bytes.toString("utf8"));
+    }
+    // Pagefind indexes in its own process meanwhile, so the other files are written alongside it.
+    artifacts = await writeArtifacts(ctx, clientDir, routes);
+    for (const file of await search.write(clientDir)) await addFileRoute(file);
+  } finally {
+    await search.close();
   }
-  for (const file of await writeSearchIndex(clientDir, searchable)) await addFileRoute(file);
+  const manifest: RouteManifest = {
+    version: 1,
+    built_at: builtAt,
+    site_url: config.siteUrl,
+    not_found: "404.html",
+    routes,
+  };
+  const cdn = cdnFiles(manifest, config.apiOrigin);
+  await Promise.all([
+    writeFile(join(config.outDir, "manifest.json"), JSON.stringify(manifest)),
+    writeFile(join(clientDir, "_headers"), cdn.headers),
+    writeFile(join(clientDir, "_redirects"), cdn.redirects),
+  ]);
+  return { manifest, durationMs: Math.round(performance.now() - started), htmlPages, artifacts };
+}
+
+/** Writes every non-HTML file (content API, Markdown twins, discovery…) and adds its route; returns how many. */
+async function writeArtifacts(
+  ctx: BuildContext,
+  clientDir: string,
+  routes: Record<string, RouteEntry>,
+): Promise<number> {
   const artifacts = allArtifacts(ctx);
   await Promise.all(
     artifacts.map(async (artifact) => {
@@ -99,20 +127,7 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
       };
     }),
   );
-  const manifest: RouteManifest = {
-    version: 1,
-    built_at: builtAt,
-    site_url: config.siteUrl,
-    not_found: "404.html",
-    routes,
-  };
-  const cdn = cdnFiles(manifest, config.apiOrigin);
-  await Promise.all([
-    writeFile(join(config.outDir, "manifest.json"), JSON.stringify(manifest)),
-    writeFile(join(clientDir, "_headers"), cdn.headers),
-    writeFile(join(clientDir, "_redirects"), cdn.redirects),
-  ]);
-  return { manifest, durationMs: Math.round(performance.now() - started), htmlPages, artifacts: artifacts.length };
+  return artifacts.length;
 }
 
 async function listFilesRecursive(dir: string): Promise<string[]> {
