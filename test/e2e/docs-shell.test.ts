@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectPageErrors, launchBrowser, screenshot } from "../helpers/browser.ts";
+import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let server: RunningServer;
@@ -64,6 +64,7 @@ describe.each([1280, 375])("a reader at %i px wide", (width) => {
     await dialog.getByRole("combobox").or(dialog.getByRole("searchbox")).first().fill("unguessable");
     const result = dialog.getByRole("link", { name: "Authentication", exact: true });
     await result.waitFor({ timeout: 30_000 });
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, `docs-search-${width}`);
     await result.click();
     await expect.poll(() => page.url()).toBe(`${server.url}/docs/authentication`);
@@ -83,6 +84,7 @@ describe.each([1280, 375])("a reader at %i px wide", (width) => {
     if (width < 900) {
       expect(await rateLimits.isVisible()).toBe(false);
       await menu.click();
+      expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, `docs-menu-open-${width}`);
     } else {
       expect(await menu.isVisible()).toBe(false);
