@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { HEAD_SCRIPT } from "./head-script.ts";
 import { CACHE_CONTROL, type CachePolicy, TYPES } from "./outputs/artifact.ts";
-import { THEME_BOOT_SCRIPT } from "./theme.ts";
 
 /** How the origin (or a CDN) answers one public URL. */
 export interface RouteEntry {
@@ -24,8 +24,8 @@ export interface RouteManifest {
   routes: Record<string, RouteEntry>;
 }
 
-/** The CSP source that allows the head's theme script and no other inline script (CSP Level 2 hash). */
-const THEME_BOOT_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_BOOT_SCRIPT).digest("base64")}'`;
+/** The CSP source that allows the head's one inline script and no other (CSP Level 2 hash). */
+const HEAD_SCRIPT_HASH = `'sha256-${createHash("sha256").update(HEAD_SCRIPT).digest("base64")}'`;
 
 export function etagOf(bytes: Uint8Array | string): string {
   return `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
@@ -91,7 +91,7 @@ export function urlForHtmlFile(file: string): string | null {
  * Security headers for HTML documents. Forms may post to this site and to the hosted checkout; a
  * buy form's 303 to the checkout page is checked against `form-action` too, so a server whose
  * payments point at a local stand-in (STRIPE_API_BASE, never in production) adds that origin.
- * Scripts are files from this site, plus the one theme script in the head, allowed by its hash;
+ * Scripts are files from this site, plus the one inline script in the head, allowed by its hash;
  * `'wasm-unsafe-eval'` lets the docs search compile its WebAssembly (Pagefind's hosting notes).
  */
 export function documentSecurityHeaders(
@@ -104,7 +104,7 @@ export function documentSecurityHeaders(
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
-    "Content-Security-Policy": `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' ${THEME_BOOT_SCRIPT_HASH} 'wasm-unsafe-eval'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'self'`,
+    "Content-Security-Policy": `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' ${HEAD_SCRIPT_HASH} 'wasm-unsafe-eval'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'self'`,
   };
 }
 

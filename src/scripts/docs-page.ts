@@ -52,7 +52,10 @@ async function copyPage(button: HTMLButtonElement, url: string): Promise<void> {
   }
 }
 
-if (navigator.clipboard) {
+// The clipboard exists only in a secure context (HTTPS or this machine); elsewhere no copy button is offered.
+if (!navigator.clipboard) {
+  for (const button of document.querySelectorAll("[data-copy-page]")) button.remove();
+} else {
   for (const pre of document.querySelectorAll<HTMLPreElement>(".prose pre")) {
     const block = document.createElement("div");
     block.className = "code-block";
@@ -68,7 +71,6 @@ if (navigator.clipboard) {
   for (const button of document.querySelectorAll<HTMLButtonElement>("[data-copy-page]")) {
     const url = button.dataset.copyPage;
     if (!url) continue;
-    button.hidden = false;
     button.addEventListener("click", () => void copyPage(button, url));
   }
 }

@@ -44,7 +44,6 @@ async function openSearch(button: HTMLButtonElement): Promise<void> {
 
 const button = document.querySelector<HTMLButtonElement>("[data-site-search]");
 if (button) {
-  button.hidden = false;
   button.setAttribute("aria-expanded", "false");
   button.addEventListener("click", () => void openSearch(button));
   document.addEventListener("keydown", (event) => {

@@ -1,6 +1,6 @@
 // The theme control: "System" follows the operating system (no stored choice); "Light" and "Dark"
-// are remembered in localStorage and applied before paint by the head script (src/lib/theme.ts).
-import { THEME_STORAGE_KEY } from "../lib/theme.ts";
+// are remembered in localStorage and applied before paint by the head script (src/lib/head-script.ts).
+import { THEME_STORAGE_KEY } from "../lib/head-script.ts";
 
 type Theme = "auto" | "light" | "dark";
 
@@ -32,5 +32,4 @@ for (const control of document.querySelectorAll<HTMLElement>("[data-theme-select
   if (!select) continue;
   select.value = storedTheme();
   select.addEventListener("change", () => applyTheme(parseTheme(select.value)));
-  control.hidden = false;
 }
