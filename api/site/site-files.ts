@@ -7,6 +7,7 @@ import {
   type RouteEntry,
   type RouteManifest,
   SECURITY_HEADERS,
+  takesDocumentPolicy,
 } from "../../src/lib/manifest.ts";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
 
@@ -59,7 +60,7 @@ export async function loadSiteFiles(
     const twin =
       route.entry.type.startsWith("text/html") && routes.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
     const headers: [string, string][] = [
-      ...(route.entry.type.startsWith("text/html") ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
+      ...(takesDocumentPolicy(route.entry.type) ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
       ["Content-Type", route.entry.type],
       ["Cache-Control", CACHE_CONTROL[route.entry.cache]],
       ["ETag", route.entry.etag],

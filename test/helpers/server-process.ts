@@ -36,7 +36,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const deadline = Date.now() + 20_000;
+  // tsx compiling the server takes a few seconds here, but over 20 s when the two shared cores are busy.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${output}`);
     try {
@@ -44,7 +45,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`The server did not answer within 20 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`The server did not answer within 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

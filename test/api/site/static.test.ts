@@ -38,6 +38,17 @@ describe("serving the built site", () => {
     expect(validateAgainstPublishedSchema(schema, await response.json())).toEqual([]);
   });
 
+  it("serves scripts under the pages' CSP, so the search worker may fetch its index and compile WebAssembly", async () => {
+    const worker = await get("/pagefind/pagefind-worker.js");
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const policy = worker.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toMatch(/script-src [^;]*'wasm-unsafe-eval'/);
+    const page = await get("/docs/quickstart");
+    expect(page.headers.get("content-security-policy")).toBe(policy);
+  });
+
   it("lists doc index entries without bodies, and pages with their body and versions", async () => {
     const index = (await (await get("/api/v1/docs")).json()) as { data: Record<string, unknown>[] };
     expect(index.data.length).toBeGreaterThanOrEqual(12);
