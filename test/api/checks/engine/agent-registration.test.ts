@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FixtureSite } from "../../../fixtures/sites/serve.ts";
+import type { DocumentOptions, FixtureSite } from "../../../fixtures/sites/serve.ts";
 import { json, page, type StaticDocument, startStaticSite } from "../../../fixtures/sites/static-site.ts";
 import { checkSite, messageOf, statusOf } from "./_helpers.ts";
 
@@ -22,8 +22,8 @@ You are an agent. Discover this service at /.well-known/oauth-protected-resource
 `);
 const protectedResource: StaticDocument = (origin) => json({ resource: origin, authorization_servers: [origin] });
 const agentAuth =
-  (block: Record<string, unknown>): StaticDocument =>
-  (origin) =>
+  (block: Record<string, unknown>) =>
+  (origin: string): DocumentOptions =>
     json({ issuer: origin, token_endpoint: `${origin}/token`, agent_auth: block });
 
 describe("auth-md", () => {
