@@ -31,6 +31,10 @@ export interface CheckDefinition {
   /** A copy-paste instruction for a coding agent. */
   prompt: string;
   specUrls: readonly string[];
+  /** For the catalogue page: what the check requests (a few words). */
+  requests?: string;
+  /** For the catalogue page: what passes, and what warns or fails and why. */
+  passes?: string;
   run(context: CheckContext): Promise<CheckOutcome>;
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   CLOUDFLARE_CHECK_IDS,
@@ -8,7 +9,7 @@ import {
   LIGHTHOUSE_AGENTIC_AUDITS,
   WITHOUT_COUNTERPART,
 } from "../../../../api/checks/engine/suite/counterparts.ts";
-import { findCheck } from "../../../../api/checks/engine/suite/registry.ts";
+import { CHECK_SUITE, findCheck } from "../../../../api/checks/engine/suite/registry.ts";
 
 const SCANNERS: ReadonlyArray<[ExternalScanner, readonly string[]]> = [
   ["cloudflare", CLOUDFLARE_CHECK_IDS],
@@ -39,5 +40,19 @@ describe("the counterpart table", () => {
     expect(checksFor("cloudflare", "ucp")).toEqual(["commerce.protocols"]);
     expect(checksFor("lighthouse", "ard-schema")).toEqual(["catalog.ai"]);
     expect(checksFor("cloudflare", "x402")).toEqual([]);
+  });
+});
+
+describe("the catalogue page", () => {
+  const page = readFileSync("content/docs/checks/catalogue.md", "utf8");
+
+  it.each(SCANNERS)("names every %s id with its counterpart or the reason it has none", (_scanner, ids) => {
+    expect(ids.filter((id) => !page.includes(`\`${id}\``))).toEqual([]);
+  });
+
+  it("describes every check that carries its own catalogue wording", () => {
+    const described = CHECK_SUITE.filter((check) => check.passes !== undefined);
+    expect(described.length).toBeGreaterThanOrEqual(8);
+    for (const check of described) expect(page).toContain(`| \`${check.id}\` | ${check.requests} |`);
   });
 });

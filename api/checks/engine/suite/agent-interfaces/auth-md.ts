@@ -92,6 +92,10 @@ export const authMd = defineCheck({
   prompt:
     "Publish /auth.md following WorkOS's auth.md format (title, discovery via /.well-known/oauth-protected-resource, registration, claim, use, errors) and add to our OAuth authorization-server metadata an agent_auth object with skill (the auth.md URL), an https register_uri and identity_types_supported. Publish neither unless agents can really register.",
   specUrls: [AUTH_MD_DOCS, AUTH_MD_PROTOCOL, "https://www.rfc-editor.org/rfc/rfc9728"],
+  requests:
+    "`GET /auth.md`; the authorization-server metadata only when auth.md exists or the protected-resource metadata names a server",
+  passes:
+    "auth.md with a title, pointing at `/.well-known/oauth-protected-resource`, and an `agent_auth` block with an https `register_uri` and `identity_types_supported`; a missing heading, pointer or block is `warn`; an invalid block, or a block without its auth.md, `fail`s; neither auth.md nor OAuth is `n/a`",
   async run(context): Promise<CheckOutcome> {
     const conventional = await fetchDocument(context, pathUrl(context, "/auth.md"), ACCEPT_AUTH_MD);
     const issuer = await namedIssuer(context);

@@ -51,6 +51,9 @@ export const dnsAid = defineCheck({
   prompt:
     'Publish our agents in DNS (DNS-AID): add an SVCB record `_index._agents.<our domain>. 3600 IN SVCB 1 <agent host>. alpn="mcp" port=443` (and one per agent under _<name>._<protocol>._agents), and enable DNSSEC for the zone at the registrar.',
   specUrls: [DNS_AID_DRAFT, SVCB_RFC, "https://isitagentready.com"],
+  requests: "DNS: SVCB records at `_index._agents.<host>` (no HTTP request; never for an IP address)",
+  passes:
+    "ServiceMode records (an alias is followed once) whose `cap` and `policy` are https URLs; no `alpn`, or no DNSSEC validation, is `warn`; no records is `n/a` (DNS-AID is optional)",
   async run(context) {
     const host = context.target.root.hostname.replace(/^\[|\]$/g, "");
     if (isIP(host) !== 0) return notApplicable(`${host} is an IP address, which has no DNS zone to publish agents in`);

@@ -38,6 +38,9 @@ export const webMcpTools = defineCheck({
   prompt:
     'Expose our main forms as WebMCP tools: add toolname="<verb_noun>" and tooldescription="<what it does and when to use it>" to each <form>, toolparamdescription to each field, or register tools in script with document.modelContext.registerTool({name, description, inputSchema, execute}).',
   specUrls: [WEBMCP_SPEC, DECLARATIVE_EXPLAINER, LIGHTHOUSE_AGENTIC],
+  requests: "the homepage, and at most 3 of its same-origin scripts",
+  passes:
+    "a `<form toolname tooldescription>` or a `modelContext.registerTool()` / `provideContext()` call is found (forms without annotations are listed, as Lighthouse does); none is `n/a` (WebMCP is optional)",
   async run(context) {
     const reading = await readWebMcp(context);
     const unannotated = reading.forms
@@ -139,6 +142,9 @@ export const webMcpValid = defineCheck({
   prompt:
     "Fix our WebMCP declarations: every <form toolname> also needs tooldescription, every field inside it a name attribute and a <label> or toolparamdescription; tool names must match /^[A-Za-z0-9_.-]{1,128}$/ and be unique across forms and registerTool() calls.",
   specUrls: [WEBMCP_SPEC, DECLARATIVE_EXPLAINER, LIGHTHOUSE_AGENTIC],
+  requests: "nothing beyond `webmcp.tools`",
+  passes:
+    "annotated forms have both `toolname` and `tooldescription` and name their required fields; `registerTool` names are 1-128 of `A-Za-z0-9_.-`, unique and described; the page is HTTPS (else `fail`, as Lighthouse's errors); unnamed optional or undescribed fields `warn`",
   async run(context) {
     const reading = await readWebMcp(context);
     if (toolCount(reading) === 0) return notApplicable("no WebMCP tools declared, so there is nothing to validate");

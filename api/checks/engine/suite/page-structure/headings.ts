@@ -26,6 +26,9 @@ export const headings = defineCheck({
   prompt:
     "Fix the heading structure of our pages: one <h1> with the page's title, then <h2> for sections and <h3> inside them, never skipping a level (no h2 → h4), and no empty headings. Change the element, not just its styling.",
   specUrls: [HTML_HEADINGS, "https://www.w3.org/WAI/WCAG22/Techniques/html/H42"],
+  requests: "the homepage's markup (already fetched)",
+  passes:
+    "no skipped heading level (HTML \u00a74.3.11 MUST, else `fail`); an h1 (SHOULD) and no empty or missing headings, else `warn`; several h1 are conforming HTML and only noted",
   async run(context) {
     const markup = await homeMarkup(context);
     if (markup === null) return notApplicable(NOT_A_PAGE);

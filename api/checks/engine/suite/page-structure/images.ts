@@ -70,6 +70,9 @@ export const imageAlternatives = defineCheck({
   prompt:
     'Audit the images in our page templates: add alt="…" describing each content image (what it shows, or where a linked image leads), alt="" on purely decorative ones, a <title> inside every <svg role="img">, and alt on <input type="image"> and <area href>.',
   specUrls: [HTML_ALT, "https://www.w3.org/WAI/WCAG22/Understanding/non-text-content.html"],
+  requests: "the homepage's markup (already fetched)",
+  passes:
+    'every `<img>` has `alt` (`alt=""` marks decoration; a captioned figure may go without), every `<svg role="img">` a title or label, every image button and `<area href>` an alt; one missing `fail`s (HTML MUST); no images is `n/a`',
   async run(context) {
     const markup = await homeMarkup(context);
     if (markup === null) return notApplicable(NOT_A_PAGE);

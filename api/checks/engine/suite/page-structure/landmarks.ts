@@ -15,6 +15,9 @@ export const semanticLandmarks = defineCheck({
   prompt:
     'Make our page templates semantic: exactly one <main> around the page\'s own content, <nav> for menus, <header> and <footer> for the site chrome, <article>/<section> for content blocks; replace the <div class="header|nav|main|footer"> wrappers.',
   specUrls: [HTML_MAIN, "https://www.w3.org/WAI/ARIA/apg/practices/landmark-regions/"],
+  requests: "the homepage's markup (already fetched)",
+  passes:
+    "one visible `<main>` with a header, nav or footer; two visible mains `fail` (HTML: MUST NOT); no main, or a main alone, is `warn`",
   async run(context) {
     const markup = await homeMarkup(context);
     if (markup === null) return notApplicable(NOT_A_PAGE);
