@@ -25,7 +25,7 @@ export const ap2 = defineCheck({
   prompt:
     'In our A2A agent card (/.well-known/agent-card.json) add to capabilities.extensions: {"uri":"https://github.com/google-agentic-commerce/ap2/tree/v0.1","description":"…","required":true,"params":{"roles":["merchant"]}} with the AP2 roles our agent really performs (merchant, shopper, credentials-provider, payment-processor).',
   specUrls: [AP2_EXTENSION_SPEC, "https://a2a-protocol.org/latest/topics/extensions/"],
-  requests: "the A2A agent card (already fetched for a2a.card)",
+  requests: "the A2A agent card (already fetched for `a2a.card`)",
   passes:
     "an AP2 extension in `capabilities.extensions` whose `params.roles` names AP2 roles (MUST, else `fail`), marked `required` by a merchant (SHOULD, else `warn`); no card or no AP2 is `n/a`",
   async run(context) {
