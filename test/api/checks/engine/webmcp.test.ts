@@ -91,7 +91,7 @@ describe("webmcp.tools and webmcp.valid", () => {
     const fetched = site?.requests.filter((request) => request.path.endsWith(".js")).map((request) => request.path);
     expect(fetched).toEqual(["/a.js", "/b.js", "/c.js"]);
     expect(statusOf(result, "webmcp.tools")).toBe("n/a");
-    expect(messageOf(result, "webmcp.tools")).toContain("and 3 same-origin script(s)");
+    expect(messageOf(result, "webmcp.tools")).toContain("and 3 same-origin script(s); 2 script(s) not read");
   });
 
   it("are not judged on a content site", async () => {

@@ -24,7 +24,8 @@ function toolCount(reading: WebMcpReading): number {
 
 function inspected(reading: WebMcpReading): string {
   const scripts = reading.scriptsRead === 0 ? "" : ` and ${reading.scriptsRead} same-origin script(s)`;
-  return `static inspection of the homepage's HTML${scripts}`;
+  const unread = reading.scriptsSkipped === 0 ? "" : `; ${reading.scriptsSkipped} script(s) not read`;
+  return `static inspection of the homepage's HTML${scripts}${unread}`;
 }
 
 export const webMcpTools = defineCheck({
