@@ -54,7 +54,7 @@ describe("npm run check", () => {
     expect(stderr).toMatch(/\[ ?\d+\/\d+\] PASS {2}http\.home-200/);
   });
 
-  it("exits 1 when the score is below --fail-under, and 2 for a usage error", async () => {
+  it("exits 1 when the score is below --fail-under, and 2 for a usage error", { timeout: 40_000 }, async () => {
     const bare = await startBareSite();
     try {
       const below = await runCli([bare.origin, "--fail-under", "50"], { CHECKS_ALLOWED_TARGETS: bare.hostPort });

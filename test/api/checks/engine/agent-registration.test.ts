@@ -93,6 +93,21 @@ describe("auth-md", () => {
     expect(messageOf(lost, "auth-md")).toMatch(/advertises agent registration, but there is no auth\.md$/);
   });
 
+  it("never follows agent_auth.skill to a private address, and fails the site for pointing there", async () => {
+    const result = await check({
+      "/.well-known/oauth-protected-resource": protectedResource,
+      "/.well-known/oauth-authorization-server": agentAuth({
+        skill: "http://169.254.169.254/latest/meta-data/auth.md",
+        register_uri: "https://register.example.com/agent/auth",
+        identity_types_supported: ["anonymous"],
+      }),
+    });
+    expect(statusOf(result, "auth-md")).toBe("fail");
+    expect(messageOf(result, "auth-md")).toMatch(
+      /^agent_auth\.skill cannot be fetched: refused http:\/\/169\.254\.169\.254\/.*link-local/,
+    );
+  });
+
   it("is n/a without auth.md or an OAuth server, and then asks for no authorization-server metadata", async () => {
     const result = await check({});
     expect(statusOf(result, "auth-md")).toBe("n/a");

@@ -12,6 +12,7 @@ import {
 import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../../documents/agent-docs.ts";
 import { describeState, fetchDocument, pathUrl } from "../../documents/document.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
 import { describeIssues, isRecord } from "../../parse/json.ts";
 import { bodyLooksLikeHtml, isSuccess } from "../../parse/media-type.ts";
 import { type AgentAuth, AgentAuthSchema } from "../../remote/agent-auth.ts";
@@ -52,12 +53,22 @@ async function readAgentAuth(context: CheckContext, issuer: string | null): Prom
 
 const readable = (response: ScanResponse): boolean => isSuccess(response) && !bodyLooksLikeHtml(response.text);
 
+type SkillReading = { document: ScanResponse | null; refused: string | null };
+
 /** The document the agent_auth block names as its `skill`, when it lives somewhere other than /auth.md. */
-async function readSkill(context: CheckContext, reading: AgentAuthReading): Promise<ScanResponse | null> {
+async function readSkill(context: CheckContext, reading: AgentAuthReading): Promise<SkillReading> {
   const skill = reading.state === "valid" ? reading.block.skill : undefined;
-  if (skill === undefined || !URL.canParse(skill) || new URL(skill).href === pathUrl(context, "/auth.md")) return null;
-  const named = await context.trail.resolve(skill, { accept: ACCEPT_AUTH_MD });
-  return named.method === "GET" && readable(named) ? named : null;
+  if (skill === undefined || !URL.canParse(skill) || new URL(skill).href === pathUrl(context, "/auth.md"))
+    return { document: null, refused: null };
+  try {
+    const named = await context.trail.resolve(skill, { accept: ACCEPT_AUTH_MD });
+    return { document: named.method === "GET" && readable(named) ? named : null, refused: null };
+  } catch (error) {
+    // The site pointed the scanner at an address it never reaches (private, loopback, metadata): the site's fault.
+    if (error instanceof ScanFetchError && error.kind === "target-not-allowed")
+      return { document: null, refused: error.message };
+    throw error;
+  }
 }
 
 function judgeBlock(context: CheckContext, reading: AgentAuthReading): { problems: string[]; cautions: string[] } {
@@ -104,7 +115,9 @@ export const authMd = defineCheck({
     if (found === null && issuer === null)
       return notApplicable(`no auth.md (${describeState(conventional, "/auth.md")}) and no OAuth server named`);
     const reading = await readAgentAuth(context, issuer);
-    const document = found ?? (await readSkill(context, reading));
+    const skill = found === null ? await readSkill(context, reading) : { document: found, refused: null };
+    const document = skill.document;
+    if (skill.refused !== null) return fail(`agent_auth.skill cannot be fetched: ${skill.refused}`);
     if (document === null) {
       if (reading.state === "absent")
         return notApplicable("no auth.md and no agent_auth block: only services that let agents register need one");
