@@ -28,7 +28,10 @@ function runCli(
   });
 }
 
-describe("npm run check", () => {
+// Each test spawns the CLI (tsx compiles it first): seconds when the machine is quiet, far more on a busy one.
+const CLI_TESTS = { timeout: 90_000 };
+
+describe("npm run check", CLI_TESTS, () => {
   let site: FixtureSite;
   beforeAll(async () => {
     site = await startAgentReadySite();
@@ -54,7 +57,7 @@ describe("npm run check", () => {
     expect(stderr).toMatch(/\[ ?\d+\/\d+\] PASS {2}http\.home-200/);
   });
 
-  it("exits 1 when the score is below --fail-under, and 2 for a usage error", { timeout: 40_000 }, async () => {
+  it("exits 1 when the score is below --fail-under, and 2 for a usage error", async () => {
     const bare = await startBareSite();
     try {
       const below = await runCli([bare.origin, "--fail-under", "50"], { CHECKS_ALLOWED_TARGETS: bare.hostPort });
@@ -75,7 +78,7 @@ describe("npm run check", () => {
   });
 });
 
-describe("npm run check in CI", () => {
+describe("npm run check in CI", CLI_TESTS, () => {
   let site: FixtureSite;
   let dir: string;
   const documents: Record<string, StaticDocument> = {
@@ -91,7 +94,7 @@ describe("npm run check in CI", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("writes JUnit XML with one testcase per check, and its progress to stderr", { timeout: 40_000 }, async () => {
+  it("writes JUnit XML with one testcase per check, and its progress to stderr", async () => {
     const { code, stdout, stderr } = await runCli([site.origin, "--format", "junit"], {
       CHECKS_ALLOWED_TARGETS: site.hostPort,
     });
@@ -123,7 +126,7 @@ describe("npm run check in CI", () => {
     const same = await runCli([site.origin, "--baseline", baseline], env);
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/ {2}no regressions\n$/);
-  }, 90_000);
+  });
 
   it("refuses a baseline it cannot read before sending a request", async () => {
     const before = site.requests.length;
@@ -135,9 +138,7 @@ describe("npm run check in CI", () => {
     expect(site.requests.length).toBe(before);
   });
 
-  it("checks a bare host:port over https and says plainly when the server does not speak TLS", {
-    timeout: 40_000,
-  }, async () => {
+  it("checks a bare host:port over https and says plainly when the server does not speak TLS", async () => {
     const plain = createServer((_request, response) => response.end("plain http"));
     await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
     const address = plain.address();
