@@ -1,4 +1,5 @@
 import type { CheckCategory, CheckStatus, Profile, Severity } from "../../../src/schemas/report.ts";
+import type { AgentDnsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import type { SiteFacts } from "./site-facts.ts";
 
@@ -14,6 +15,8 @@ export interface CheckContext extends DocumentContext {
   scanToken: string;
   /** What the scan learnt before the checks ran (found documents, inferred profiles). */
   facts: SiteFacts;
+  /** SVCB lookups for DNS-AID (dns.aid); the only DNS a check does besides the fetcher's address lookups. */
+  agentDns: AgentDnsResolver;
 }
 
 export interface CheckDefinition {
@@ -28,6 +31,10 @@ export interface CheckDefinition {
   /** A copy-paste instruction for a coding agent. */
   prompt: string;
   specUrls: readonly string[];
+  /** For the catalogue page: what the check requests (a few words). */
+  requests?: string;
+  /** For the catalogue page: what passes, and what warns or fails and why. */
+  passes?: string;
   run(context: CheckContext): Promise<CheckOutcome>;
 }
 

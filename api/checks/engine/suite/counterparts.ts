@@ -1,0 +1,121 @@
+/**
+ * How the suite lines up with the two scanners people compare it with (landscape §1.1, §1.2): Cloudflare's
+ * isitagentready rubric and Lighthouse's Agentic Browsing audits. Every external id is either the counterpart of one
+ * of our checks or listed below with the reason it has none, so the catalogue can say where each verdict comes from.
+ */
+
+/** One of our checks and the external ids it answers to; a few of our checks cover several of theirs. */
+export interface Counterpart {
+  cloudflare?: string | readonly string[];
+  lighthouse?: string | readonly string[];
+}
+
+export type ExternalScanner = "cloudflare" | "lighthouse";
+
+export interface MissingCounterpart {
+  scanner: ExternalScanner;
+  id: string;
+  reason: string;
+  /** It needs a page rendered in a browser (layout, a live accessibility tree): planned, not faked statically. */
+  needsRenderedPage: boolean;
+}
+
+/** Cloudflare's check ids as of Oct 2026 (isitagentready `enabledChecks`, plus `ap2`). */
+export const CLOUDFLARE_CHECK_IDS: readonly string[] = [
+  "robotsTxt",
+  "sitemap",
+  "linkHeaders",
+  "dnsAid",
+  "markdownNegotiation",
+  "robotsTxtAiRules",
+  "contentSignals",
+  "webBotAuth",
+  "apiCatalog",
+  "oauthDiscovery",
+  "oauthProtectedResource",
+  "authMd",
+  "mcpServerCard",
+  "a2aAgentCard",
+  "agentSkills",
+  "webMcp",
+  "ard",
+  "x402",
+  "mpp",
+  "ucp",
+  "acp",
+  "ap2",
+];
+
+/** Lighthouse's Agentic Browsing category (core/config/agentic-browsing-config.js, plus ard-schema). */
+export const LIGHTHOUSE_AGENTIC_AUDITS: readonly string[] = [
+  "agent-accessibility-tree",
+  "webmcp-registered-tools",
+  "webmcp-form-coverage",
+  "webmcp-schema-validity",
+  "cumulative-layout-shift",
+  "llms-txt",
+  "ard-schema",
+];
+
+export const COUNTERPARTS: Readonly<Record<string, Counterpart>> = {
+  "robots.exists": { cloudflare: "robotsTxt" },
+  "robots.sitemap": { cloudflare: "sitemap" },
+  "link.headers": { cloudflare: "linkHeaders" },
+  "dns.aid": { cloudflare: "dnsAid" },
+  "md.negotiate": { cloudflare: "markdownNegotiation" },
+  "policy.ai-bots": { cloudflare: "robotsTxtAiRules" },
+  "policy.content-signals": { cloudflare: "contentSignals" },
+  "policy.webbotauth": { cloudflare: "webBotAuth" },
+  "catalog.api": { cloudflare: "apiCatalog" },
+  "catalog.ai": { cloudflare: "ard", lighthouse: "ard-schema" },
+  "oauth.as": { cloudflare: "oauthDiscovery" },
+  "oauth.prm": { cloudflare: "oauthProtectedResource" },
+  "auth-md": { cloudflare: "authMd" },
+  "mcp.card": { cloudflare: "mcpServerCard" },
+  "a2a.card": { cloudflare: "a2aAgentCard" },
+  "skills.index": { cloudflare: "agentSkills" },
+  "webmcp.tools": { cloudflare: "webMcp", lighthouse: ["webmcp-registered-tools", "webmcp-form-coverage"] },
+  "webmcp.valid": { lighthouse: "webmcp-schema-validity" },
+  "llms.structure": { lighthouse: "llms-txt" },
+  "commerce.protocols": { cloudflare: ["mpp", "ucp", "acp"] },
+  "commerce.ap2": { cloudflare: "ap2" },
+};
+
+export const WITHOUT_COUNTERPART: readonly MissingCounterpart[] = [
+  {
+    scanner: "cloudflare",
+    id: "x402",
+    reason:
+      "x402 is found by provoking an HTTP 402 from a paid endpoint; Cloudflare guesses /api and /api/v1, which costs requests on every site and proves nothing when they 404. We will judge x402 once an API description or catalog names a paid operation.",
+    needsRenderedPage: false,
+  },
+  {
+    scanner: "lighthouse",
+    id: "agent-accessibility-tree",
+    reason:
+      "Its axe rules run on the browser's accessibility tree: names computed from rendered content, focusability, ARIA validity. page.img-alt covers its svg-img-alt and input-image-alt rules from the markup; the rest wait for a rendered page.",
+    needsRenderedPage: true,
+  },
+  {
+    scanner: "lighthouse",
+    id: "cumulative-layout-shift",
+    reason: "Layout shift only exists while a browser lays the page out and loads it; static markup cannot show it.",
+    needsRenderedPage: true,
+  },
+];
+
+function asList(ids: string | readonly string[] | undefined): readonly string[] {
+  return ids === undefined ? [] : typeof ids === "string" ? [ids] : ids;
+}
+
+/** The external ids of one scanner that some check of ours answers to. */
+export function coveredIds(scanner: ExternalScanner): string[] {
+  return Object.values(COUNTERPARTS).flatMap((row) => asList(row[scanner]));
+}
+
+/** Our checks that answer to one external id (empty when it has none). */
+export function checksFor(scanner: ExternalScanner, id: string): string[] {
+  return Object.entries(COUNTERPARTS)
+    .filter(([, row]) => asList(row[scanner]).includes(id))
+    .map(([check]) => check);
+}
