@@ -4,7 +4,7 @@ import { serviceStateDocument } from "../../src/lib/discovery/documents.ts";
 import { pricingDocument } from "../../src/lib/discovery/pricing.ts";
 import { docIndexEntry, docPage } from "../../src/lib/outputs/docs.ts";
 import { policyPage } from "../../src/lib/outputs/policies.ts";
-import { publicProduct, publishedProducts } from "../../src/lib/outputs/store.ts";
+import { productIndexDocument } from "../../src/lib/outputs/store.ts";
 import { sortDocs } from "../../src/lib/sidebar.ts";
 import { SlugSchema } from "../../src/schemas/common.ts";
 import { PricingDocumentSchema, ServiceStateDocumentSchema } from "../../src/schemas/discovery.ts";
@@ -67,11 +67,7 @@ export function contentTools(content: Content): Tool[] {
       annotations: READ_ONLY,
       input: z.strictObject({ category: SlugSchema.optional().describe("Only products of this store category") }),
       output: ProductIndexSchema,
-      run: async ({ category }, { site }) => ({
-        data: publishedProducts(site)
-          .filter((product) => category === undefined || product.data.category === category)
-          .map((product) => publicProduct(product, site)),
-      }),
+      run: async ({ category }, { site, state }) => productIndexDocument(site, state, category),
     }),
     defineTool({
       name: "service_status",

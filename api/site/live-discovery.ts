@@ -12,6 +12,7 @@ import { MCP_CARD_PATHS } from "../../src/lib/discovery/mcp-card.ts";
 import { pricingDocument } from "../../src/lib/discovery/pricing.ts";
 import type { ServiceState } from "../../src/lib/discovery/state.ts";
 import { CORS_HEADERS } from "../../src/lib/manifest.ts";
+import { productIndexDocument } from "../../src/lib/outputs/store.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
 import type { StaticRoute } from "./site-files.ts";
@@ -51,6 +52,7 @@ export function liveDiscovery(
     "/.well-known/service-state.json": (state) => serviceStateDocument(ctx, state),
     "/pricing.json": (state) => pricingDocument(ctx, state),
     "/agents.json": (state) => agentsDocument(ctx, state, extras),
+    "/api/v1/products": (state) => productIndexDocument(ctx, state),
   };
   // Both ARD paths answer the same bytes: one function, one serialisation.
   for (const url of AI_CATALOG_PATHS) documents[url] = (state) => aiCatalogDocument(ctx, state);

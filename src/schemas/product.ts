@@ -106,11 +106,13 @@ export const PublicProductSchema = z.strictObject({
   has_file: z.boolean(),
   file_type: z.string().nullable(),
   entitlement_days: z.int(),
-  checkout_url: z.string(),
+  /** Null while no checkout can start (store switched off, no payment provider). */
+  checkout_url: z.string().nullable(),
   url: z.string(),
 });
 export type PublicProduct = z.infer<typeof PublicProductSchema>;
 export const ProductIndexSchema = z.strictObject({ data: z.array(PublicProductSchema) });
+export type ProductIndex = z.infer<typeof ProductIndexSchema>;
 export const CategoryIndexSchema = z.strictObject({
   data: z.array(CategorySchema.extend({ product_count: z.int() })),
 });
