@@ -29,19 +29,26 @@ export interface FlowPrompt {
   /** The operations the flow cannot start without: the prompt is listed while they are available. */
   needs: readonly OperationId[];
   arguments: PromptArguments;
-  /** The message text for parsed arguments. */
-  message(args: Record<string, string | undefined>, step: StepWriter): string;
+  /** The message text; arguments that break their schema are an Invalid Params error naming each one. */
+  render(args: Record<string, string> | undefined, step: StepWriter): string;
 }
 
 export function definePrompt<A extends PromptArguments>(
-  prompt: Omit<FlowPrompt, "arguments" | "message"> & {
+  prompt: Omit<FlowPrompt, "arguments" | "render"> & {
     arguments: A;
     message(args: z.output<A>, step: StepWriter): string;
   },
 ): FlowPrompt {
+  const { message, ...rest } = prompt;
   return {
-    ...prompt,
-    message: (args, step) => prompt.message(prompt.arguments.parse(args), step),
+    ...rest,
+    render(args, step) {
+      const parsed = prompt.arguments.safeParse(args ?? {});
+      if (parsed.success) return message(parsed.data, step);
+      const errors = violationsOf(parsed.error);
+      const detail = errors.map((error) => `${error.pointer.slice(2)} ${error.detail}`).join("; ");
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${detail}`, { errors });
+    },
   };
 }
 
@@ -139,15 +146,7 @@ export class PromptBook {
       const prompt = prompts.find((candidate) => candidate.name === request.params.name);
       if (!prompt)
         throw new McpError(ErrorCode.InvalidParams, `No prompt ${request.params.name}; prompts/list lists them.`);
-      const parsed = prompt.arguments.safeParse(request.params.arguments ?? {});
-      if (!parsed.success) {
-        const errors = violationsOf(parsed.error);
-        const detail = errors.map((error) => `${error.pointer.slice(2)} ${error.detail}`).join("; ");
-        throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${detail}`, {
-          errors,
-        });
-      }
-      const text = prompt.message(parsed.data, this.#writer(listing, state, service));
+      const text = prompt.render(request.params.arguments, this.#writer(listing, state, service));
       return { description: prompt.description, messages: [{ role: "user", content: { type: "text", text } }] };
     });
   }

@@ -146,13 +146,17 @@ describe("MCP prompts", () => {
     expect(read).toBeGreaterThan(redeem);
   });
 
-  it("rejects a prompt request that lacks a required argument, naming it", async () => {
+  it("rejects a prompt request that lacks a required argument or breaks its type, naming the argument", async () => {
     const error = await client
       .getPrompt({ name: "join_people_waitlist", arguments: { name: "Ada" } })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect(error).toMatchObject({ code: ErrorCode.InvalidParams });
     expect((error as McpError).message).toMatch(/email is required/);
+    const notAnAddress = await client
+      .getPrompt({ name: "join_people_waitlist", arguments: { email: "not-an-address" } })
+      .catch((caught: unknown) => caught);
+    expect(notAnAddress).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/email/) });
   });
 
   it("names only tools that tools/list offers, with the arguments their input schemas take", async () => {
