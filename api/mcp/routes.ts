@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { H3Event } from "h3";
-import { MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
+import { MCP_ACCEPT, MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
@@ -11,6 +11,9 @@ import type { OperationDeps } from "../platform/operations/prepare-call.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
 import type { ToolCatalogue } from "./catalogue.ts";
+import { FLOW_PROMPTS } from "./flows.ts";
+import { PromptBook } from "./prompts.ts";
+import { ResourceShelf } from "./resources.ts";
 import { createMcpServer } from "./server.ts";
 
 /** The transport's own refusals (JSON-RPC error bodies) leave as problems, like every other 4xx of the API. */
@@ -22,6 +25,9 @@ const TRANSPORT_PROBLEMS: Record<number, ProblemCode> = {
   413: "payload-too-large",
   415: "unsupported-media-type",
 };
+
+/** The 406 detail: what every POST /mcp must accept. */
+export const NOT_ACCEPTABLE_DETAIL = `A POST to ${MCP_PATH} must send Accept: ${MCP_ACCEPT} (MCP Streamable HTTP): both types, listed explicitly.`;
 
 async function transportProblem(response: Response, limits: Record<string, string>): Promise<ApiProblem> {
   const text = await response.text();
@@ -42,6 +48,8 @@ async function transportProblem(response: Response, limits: Record<string, strin
     // Not JSON: the text is the detail.
   }
   const code = TRANSPORT_PROBLEMS[response.status] ?? (response.status >= 500 ? "internal-error" : "bad-request");
+  // The one refusal a client can fix without reading the SDK: say exactly what to send (OpenAPI says the same).
+  if (response.status === 406) detail = NOT_ACCEPTABLE_DETAIL;
   return new ApiProblem(code, detail || `The MCP transport refused the request (${response.status}).`, {
     headers: limits,
   });
@@ -70,6 +78,10 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
   const { catalogue, site, monitor } = deps;
   const service = site.content.service;
   const endpoint = absolute(site.siteUrl, MCP_PATH);
+  const shelves = {
+    resources: new ResourceShelf(site),
+    prompts: new PromptBook(FLOW_PROMPTS, site.siteUrl, deps.operations.bodySchemas),
+  };
 
   const listTools = httpOnlyRoute("listTools", async (event, _call, limits) => {
     const listing = catalogue.active(await monitor.current(), service);
@@ -90,7 +102,7 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
       headers: event.req.headers,
       operations: deps.operations,
     };
-    const server = createMcpServer(catalogue.active(state, service), context, deps.log);
+    const server = createMcpServer(catalogue.active(state, service), shelves, context, deps.log);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -6,13 +6,21 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { mcpServerInfo } from "../../src/lib/discovery/mcp-card.ts";
+import { MCP_CAPABILITIES, mcpServerInfo } from "../../src/lib/discovery/mcp-card.ts";
 import { isUnavailableError } from "../db/database.ts";
 import { requireAvailable } from "../platform/availability.ts";
 import type { Logger } from "../platform/log.ts";
 import type { ToolContext } from "../platform/mcp-tool.ts";
 import { ApiProblem, problemBody } from "../platform/problem.ts";
 import type { ToolListing } from "./catalogue.ts";
+import type { PromptBook } from "./prompts.ts";
+import type { ResourceShelf } from "./resources.ts";
+
+/** What the server offers besides the tools: the published Markdown and the flow prompts. */
+export interface McpShelves {
+  resources: ResourceShelf;
+  prompts: PromptBook;
+}
 
 export const REVISION_META = "dev.agentready/revision";
 
@@ -30,15 +38,17 @@ function problemResult(problem: ApiProblem, siteUrl: string, tool: string): Call
  * `_meta` on it, whereas here `tools/list` answers exactly the catalogue's descriptions (what
  * `/api/v1/tools` lists) with the revision in `_meta`, and a tool error carries a problem document.
  */
-export function createMcpServer(listing: ToolListing, context: ToolContext, log: Logger): Server {
+export function createMcpServer(listing: ToolListing, shelves: McpShelves, context: ToolContext, log: Logger): Server {
   const { service } = context.site.content;
   const server = new Server(
     { ...mcpServerInfo(service), websiteUrl: context.site.docsUrl },
     {
-      capabilities: { tools: { listChanged: false } },
-      instructions: `${service.name}: ${service.tagline} Tool catalogue revision ${listing.revision}; GET /api/v1/tools lists the same tools. Tools that act for an agent registration need Authorization: Bearer <token> on the request.`,
+      capabilities: MCP_CAPABILITIES,
+      instructions: `${service.name}: ${service.tagline} Tool catalogue revision ${listing.revision}; GET /api/v1/tools lists the same tools. Tools that act for an agent registration need Authorization: Bearer <token> on the request. The docs, policies and agent skills are resources (their https Markdown URLs); prompts walk through checks, purchases and the waiting lists.`,
     },
   );
+  shelves.resources.serveOn(server);
+  shelves.prompts.serveOn(server, listing, context.state, service);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...listing.sdkTools],
     _meta: { [REVISION_META]: listing.revision },

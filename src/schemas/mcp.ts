@@ -99,6 +99,10 @@ export const McpServerCardSchema = z.strictObject({
   serverInfo: z.strictObject({ name: z.string(), title: z.string(), version: z.string() }),
   endpoint: z.string(),
   protocolVersion: z.string(),
-  capabilities: z.strictObject({ tools: z.strictObject({ listChanged: z.boolean() }) }),
+  capabilities: z.strictObject({
+    tools: z.strictObject({ listChanged: z.boolean() }),
+    resources: z.strictObject({ subscribe: z.boolean(), listChanged: z.boolean() }),
+    prompts: z.strictObject({ listChanged: z.boolean() }),
+  }),
 });
 export type McpServerCard = z.infer<typeof McpServerCardSchema>;

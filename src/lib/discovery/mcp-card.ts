@@ -25,6 +25,19 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
   ...SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version !== LATEST_PROTOCOL_VERSION),
 ];
 
+/**
+ * What the server offers at `initialize`, repeated in the card. Stateless: it cannot notify a client that
+ * a list changed (the tools listing's revision says it) nor take resource subscriptions.
+ */
+export const MCP_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: false, listChanged: false },
+  prompts: { listChanged: false },
+};
+
+/** What an MCP POST must accept (Streamable HTTP: the server may answer JSON or an event stream). */
+export const MCP_ACCEPT = "application/json, text/event-stream";
+
 /** What the server reports at `initialize`; the card repeats it so that scanners can compare (no drift). */
 export function mcpServerInfo(service: ServiceSettings) {
   return { name: service.identifier, title: service.name, version: service.version };
@@ -52,7 +65,6 @@ export function serverCardDocument(ctx: DiscoveryContext): McpServerCard {
     serverInfo: mcpServerInfo(service),
     endpoint,
     protocolVersion: LATEST_PROTOCOL_VERSION,
-    // Stateless: the server cannot notify a client that the list changed; the tools listing's revision says it.
-    capabilities: { tools: { listChanged: false } },
+    capabilities: MCP_CAPABILITIES,
   };
 }

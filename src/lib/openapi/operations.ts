@@ -1,5 +1,5 @@
 import { DOC_PATH_PATTERN } from "../../schemas/doc.ts";
-import { MCP_PROTOCOL_VERSIONS } from "../discovery/mcp-card.ts";
+import { MCP_ACCEPT, MCP_PROTOCOL_VERSIONS } from "../discovery/mcp-card.ts";
 import type { Operation } from "../registry.ts";
 import { absolute } from "../urls.ts";
 import { CLIENT_ERROR_REF, headerRef, problemResponseRef, schemaRef } from "./components.ts";
@@ -70,8 +70,7 @@ const HEADER_PARAMETERS: Record<string, Json[]> = {
       name: "MCP-Protocol-Version",
       in: "header",
       required: false,
-      description:
-        "The negotiated protocol revision, on every request after initialize (MCP transports). Send `Accept: application/json, text/event-stream`.",
+      description: `The negotiated protocol revision, on every request after initialize (MCP transports). Send \`Accept: ${MCP_ACCEPT}\`.`,
       schema: { type: "string", enum: [...MCP_PROTOCOL_VERSIONS] },
     },
   ],
@@ -85,6 +84,16 @@ const HEADER_PARAMETERS: Record<string, Json[]> = {
       schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
     },
   ],
+};
+
+/** What an operation asks of a request beyond its parameters and body, said in its description. */
+const REQUEST_RULES: Record<string, string> = {
+  callMcp: `Every POST must send \`Accept: ${MCP_ACCEPT}\` (MCP Streamable HTTP); any other \`Accept\` is answered 406 with a \`not-acceptable\` problem. Answers are JSON (the server is stateless and opens no event stream).`,
+};
+
+/** Error statuses whose cause is particular to one operation (OpenAPI 3.1 lets a reference override its description). */
+const PROBLEM_DESCRIPTIONS: Record<string, Record<number, string>> = {
+  callMcp: { 406: `Not acceptable: the request's \`Accept\` did not list both \`${MCP_ACCEPT}\`.` },
 };
 
 function rateLimitHeaders(operation: Operation): Json {
@@ -117,7 +126,8 @@ function responses(operation: Operation): Json {
   const out: Json = {};
   for (const status of operation.statuses) {
     if (status >= 400) {
-      out[String(status)] = problemResponseRef(status);
+      const description = PROBLEM_DESCRIPTIONS[operation.id]?.[status];
+      out[String(status)] = { ...problemResponseRef(status), ...(description ? { description } : {}) };
       continue;
     }
     const headers = rateLimitHeaders(operation);
@@ -148,7 +158,9 @@ export function operationObject(operation: Operation, docsUrl: string): Json {
   const object: Json = {
     operationId: operation.id,
     summary: operation.summary,
-    description: `${operation.summary}. See ${absolute(docsUrl, operation.docs)}.`,
+    description: [`${operation.summary}.`, REQUEST_RULES[operation.id], `See ${absolute(docsUrl, operation.docs)}.`]
+      .filter(Boolean)
+      .join(" "),
     tags: [tagOf(operation)],
     ...(parameters.length > 0 ? { parameters } : {}),
   };

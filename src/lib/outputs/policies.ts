@@ -37,7 +37,8 @@ export function policyPage(policy: PolicyEntry, ctx: BuildContext) {
   return { ...policySummary(policy, ctx), body: policy.body, versions: versionRefs(policy, ctx), superseded_at: null };
 }
 
-function policyMarkdown(title: string, version: string, body: string): string {
+/** The Markdown twin of a policy version (`/policies/{slug}.md`, and the archive's). */
+export function policyMarkdown(title: string, version: string, body: string): string {
   return `# ${title}\n\nVersion ${version}.\n\n${body.trimEnd()}\n`;
 }
 

@@ -45,7 +45,8 @@ export const SERVICE_OPERATIONS = [
     id: "callMcp",
     method: "POST",
     path: "/mcp",
-    summary: "The MCP server (Streamable HTTP, stateless): initialize, tools/list and tools/call as JSON-RPC",
+    summary:
+      "The MCP server (Streamable HTTP, stateless): tools, resources (docs, policies, skills) and prompts as JSON-RPC",
     capability: "mcp",
     authentication: none,
     switch: "mcp",

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../api/app.ts";
 import { createLogger } from "../../../api/platform/log.ts";
 import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
-import { MCP_CARD_PATHS } from "../../../src/lib/discovery/mcp-card.ts";
+import { MCP_ACCEPT, MCP_CARD_PATHS } from "../../../src/lib/discovery/mcp-card.ts";
 import { expectProblem } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { builtSite, validateAgainstPublishedSchema } from "../../helpers/site.ts";
@@ -85,6 +85,26 @@ describe("the MCP endpoint", () => {
       400,
       "bad-request",
     );
+  });
+
+  it("says in its 406 and in OpenAPI the same Accept a POST must send, whatever else the client sent", async () => {
+    for (const accept of [undefined, "application/json", "text/event-stream", "*/*"]) {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (accept) headers.accept = accept;
+      const problem = await expectProblem(
+        await t.app.request("/mcp", { method: "POST", headers, body: JSON.stringify(initialize) }),
+        406,
+        "not-acceptable",
+      );
+      expect(problem.detail, accept).toContain(`Accept: ${MCP_ACCEPT}`);
+    }
+    const openapi = (await (await t.app.request("/openapi.json")).json()) as {
+      paths: Record<string, { post?: { description: string; responses: Record<string, { description?: string }> } }>;
+    };
+    const operation = openapi.paths["/mcp"]?.post;
+    expect(operation?.description).toContain(`Accept: ${MCP_ACCEPT}`);
+    expect(operation?.description).toContain("406");
+    expect(operation?.responses["406"]?.description).toContain(MCP_ACCEPT);
   });
 
   it("returns a tool's failure as the problem the HTTP API would answer, with a pointer per invalid argument", async () => {
