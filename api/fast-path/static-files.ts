@@ -24,6 +24,7 @@ export function staticFileRoutes(site: SiteFiles, log: Logger): Map<string, HotR
       const answer = staticAnswer(site, route, {
         method,
         accept: single(request.headers.accept),
+        acceptEncoding: single(request.headers["accept-encoding"]),
         ifNoneMatch: single(request.headers["if-none-match"]),
       });
       writeWholeResponse(response, answer.status, answer.headers, answer.body);

@@ -110,15 +110,24 @@ afterAll(async () => {
 });
 
 describe("the fast path, against the app alone", () => {
-  it("answers every file of the build as the app does: GET, HEAD, a matching ETag, and Markdown by Accept", async () => {
+  it("answers every file of the build as the app does: GET, HEAD, ETags, Markdown by Accept, codings by Accept-Encoding", async () => {
     const files = [...site.routes.values()].filter((route) => !route.entry.live);
     expect(files.length).toBeGreaterThan(50);
+    expect(files.filter((route) => route.coded.br).length).toBeGreaterThan(50);
     for (const route of files) {
       const variants: [string, Record<string, string>][] = [
         ["GET", {}],
         ["HEAD", {}],
         ["GET", { "if-none-match": route.entry.etag }],
         ["GET", { accept: "text/markdown, text/html;q=0.5" }],
+        ["GET", { "accept-encoding": "br" }],
+        ["GET", { "accept-encoding": "gzip" }],
+        ["GET", { "accept-encoding": "gzip;q=1, br;q=0.8" }],
+        ["GET", { "accept-encoding": "br;q=0, gzip;q=0.5, identity;q=0.1" }],
+        ["GET", { "accept-encoding": "identity" }],
+        ["HEAD", { "accept-encoding": "gzip, br" }],
+        ["GET", { "accept-encoding": "gzip, br", "if-none-match": route.coded.br?.etag ?? route.entry.etag }],
+        ["GET", { "accept-encoding": "br", accept: "text/markdown" }],
       ];
       for (const [method, headers] of variants) {
         const answer = await both(method, route.url, headers);
