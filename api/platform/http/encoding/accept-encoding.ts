@@ -16,7 +16,7 @@ function parseAcceptEncoding(header: string): Map<string, number> {
 
 /**
  * The coding to answer with, among those a body is available in, by the rules of RFC 9110 §12.5.3:
- * the highest q-value wins, `br` before `gzip` before no coding when they tie; `*` covers codings
+ * the highest q-value wins, the first of `preference` (`br`, then `gzip`) and then no coding when they tie; `*` covers codings
  * the header does not name; `q=0` refuses. No coding (`null`) when the client sent no
  * Accept-Encoding (most servers read that as "identity only", and so do we), when it accepts none
  * of `available`, or when it prefers the body as it is. Refusing `identity` as well leaves it as
@@ -25,6 +25,7 @@ function parseAcceptEncoding(header: string): Map<string, number> {
 export function chooseContentCoding(
   acceptEncoding: string | null | undefined,
   available: Partial<Record<ContentCoding, unknown>>,
+  preference: readonly ContentCoding[] = CONTENT_CODINGS,
 ): ContentCoding | null {
   if (!acceptEncoding) return null;
   const weights = parseAcceptEncoding(acceptEncoding);
@@ -32,7 +33,7 @@ export function chooseContentCoding(
   const weightOf = (coding: string) => weights.get(coding) ?? star ?? (coding === "identity" ? 1 : 0);
   let best: ContentCoding | null = null;
   let bestWeight = 0;
-  for (const coding of CONTENT_CODINGS) {
+  for (const coding of preference) {
     const weight = available[coding] === undefined ? 0 : weightOf(coding);
     if (weight > bestWeight) {
       best = coding;
