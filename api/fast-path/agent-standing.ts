@@ -5,12 +5,12 @@ import { logRequestLine } from "../platform/access-log.ts";
 import { ownerInMemory } from "../platform/auth/bearer.ts";
 import type { TokenOwner } from "../platform/auth/token-owner.ts";
 import type { TokenOwnerCache } from "../platform/auth/token-owner-cache.ts";
+import { codeDynamicBody } from "../platform/http/encoding/dynamic-coding.ts";
 import { requestIdFrom } from "../platform/http/request-id.ts";
 import { responseHeaders } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
-import type { HotRoute } from "./hot-routes.ts";
-import { writeWholeResponse } from "./hot-routes.ts";
+import { type HotRoute, headerValue, writeWholeResponse } from "./hot-routes.ts";
 
 /**
  * `GET /api/v1/agents/me` for a token whose owner was read in the last second, while the service
@@ -40,9 +40,12 @@ export function agentStandingHotRoute({
     const owner = ownerInMemory(request.headers.authorization, tokenOwners, null);
     if (!owner) return false;
     const started = performance.now();
-    const header = request.headers["x-request-id"];
-    const requestId = requestIdFrom(Array.isArray(header) ? header.join(", ") : header);
-    writeWholeResponse(response, 200, responseHeaders("application/json", requestId), standingJson(owner));
+    const requestId = requestIdFrom(headerValue(request.headers["x-request-id"]));
+    const coded = codeDynamicBody(responseHeaders("application/json", requestId), standingJson(owner), {
+      method: "GET",
+      acceptEncoding: headerValue(request.headers["accept-encoding"]),
+    });
+    writeWholeResponse(response, 200, coded.headers, coded.body);
     logRequestLine(log, "info", {
       requestId,
       method: "GET",

@@ -8,6 +8,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  */
 export type HotRoute = (request: IncomingMessage, response: ServerResponse) => boolean;
 
+/** A request header as one string, as the app's `Headers` would give it (repeated fields joined). */
+export const headerValue = (value: string | string[] | undefined): string | null =>
+  value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+
 type NodeListener = (request: IncomingMessage, response: ServerResponse) => unknown;
 
 /** The server's listener: a hot route for the exact URL answers if it can, else the app does. */

@@ -3,10 +3,7 @@ import { requestIdFrom } from "../platform/http/request-id.ts";
 import type { Logger } from "../platform/log.ts";
 import type { SiteFiles } from "../site/site-files.ts";
 import { staticAnswer } from "../site/static-answer.ts";
-import { type HotRoute, writeWholeResponse } from "./hot-routes.ts";
-
-const single = (value: string | string[] | undefined): string | null =>
-  value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+import { type HotRoute, headerValue, writeWholeResponse } from "./hot-routes.ts";
 
 /**
  * Every file of the build that is not live, answered on node:http with the app's own `staticAnswer`:
@@ -23,12 +20,13 @@ export function staticFileRoutes(site: SiteFiles, log: Logger): Map<string, HotR
       const started = performance.now();
       const answer = staticAnswer(site, route, {
         method,
-        accept: single(request.headers.accept),
-        ifNoneMatch: single(request.headers["if-none-match"]),
+        accept: headerValue(request.headers.accept),
+        acceptEncoding: headerValue(request.headers["accept-encoding"]),
+        ifNoneMatch: headerValue(request.headers["if-none-match"]),
       });
       writeWholeResponse(response, answer.status, answer.headers, answer.body);
       if (log.isLevelEnabled("debug")) {
-        const requestId = requestIdFrom(single(request.headers["x-request-id"]));
+        const requestId = requestIdFrom(headerValue(request.headers["x-request-id"]));
         logRequestLine(log, "debug", {
           requestId,
           method,

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CONTENT_CODINGS, type ContentCoding } from "../../src/lib/compression.ts";
 import {
   API_SECURITY_HEADERS,
   CORS_HEADERS,
@@ -11,17 +12,24 @@ import {
 } from "../../src/lib/manifest.ts";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
 
-/** One public URL held in memory with its response headers computed once. */
-export interface StaticRoute {
-  url: string;
+/** One stored form of a URL's bytes, as built or content-coded, with its response headers. */
+export interface StaticVariant {
   body: Uint8Array;
-  entry: RouteEntry;
+  etag: string;
   /** Every response header (security headers included) except Content-Length, computed once. */
   headers: readonly [string, string][];
   /** The headers when this route answers for its HTML page's URL (a Markdown twin): `Vary: Accept` added. */
   negotiatedHeaders: readonly [string, string][];
+}
+
+/** One public URL held in memory: the bytes as built, and their precompressed codings when the build made them. */
+export interface StaticRoute extends StaticVariant {
+  url: string;
+  entry: RouteEntry;
   /** The Markdown twin's URL, for HTML pages that have one (`Accept: text/markdown`). */
   markdownTwin?: string;
+  /** The build's `.br` and `.gz` copies, read at start: no request pays for compression. */
+  coded: Partial<Record<ContentCoding, StaticVariant>>;
 }
 
 export interface SiteFiles {
@@ -34,9 +42,25 @@ function twinOf(url: string): string {
   return url === "/" ? "/index.md" : `${url}.md`;
 }
 
+/** The HTML page a Markdown twin answers for (`/index.md` → `/`). */
+function pageOf(twinUrl: string): string {
+  return twinUrl === "/index.md" ? "/" : twinUrl.slice(0, -".md".length);
+}
+
+interface LoadedRoute {
+  url: string;
+  entry: RouteEntry;
+  body: Uint8Array;
+  coded: Partial<Record<ContentCoding, Uint8Array>>;
+  /** Headers shared by every coding of the route: all but ETag, Content-Encoding and Vary. */
+  common: [string, string][];
+  markdownTwin?: string;
+}
+
 /**
- * Loads the build into memory: every file the manifest lists, with its headers. `null` when there is
- * no build yet (the server then answers 503 for static URLs rather than crashing).
+ * Loads the build into memory: every file the manifest lists with its precompressed copies, and
+ * their headers. `null` when there is no build yet (the server then answers 503 for static URLs
+ * rather than crashing).
  */
 export async function loadSiteFiles(
   distDir: string,
@@ -49,43 +73,42 @@ export async function loadSiteFiles(
     return null;
   }
   const clientDir = join(distDir, "client");
-  const routes = new Map<string, StaticRoute>();
+  const loaded = new Map<string, LoadedRoute>();
   await Promise.all(
     Object.entries(manifest.routes).map(async ([url, entry]) => {
+      const coded: LoadedRoute["coded"] = {};
+      for (const coding of CONTENT_CODINGS) {
+        const encoded = entry.encodings?.[coding];
+        if (encoded) coded[coding] = await readFile(join(clientDir, encoded.file));
+      }
       const body = await readFile(join(clientDir, entry.file));
-      routes.set(url, { url, body, entry, headers: [], negotiatedHeaders: [] });
+      loaded.set(url, { url, entry, body, coded, common: [] });
     }),
   );
-  for (const route of routes.values()) {
+  for (const route of loaded.values()) {
     const twin =
-      route.entry.type.startsWith("text/html") && routes.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
+      route.entry.type.startsWith("text/html") && loaded.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
     const headers: [string, string][] = [
       ...(takesDocumentPolicy(route.entry.type) ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
       ["Content-Type", route.entry.type],
       ["Cache-Control", CACHE_CONTROL[route.entry.cache]],
-      ["ETag", route.entry.etag],
     ];
     if (isCorsType(route.entry.type)) headers.push(...Object.entries(CORS_HEADERS));
     if (twin) {
-      headers.push(["Vary", "Accept"], ["Link", `<${twin}>; rel="alternate"; type="text/markdown"`]);
+      headers.push(["Link", `<${twin}>; rel="alternate"; type="text/markdown"`]);
+      route.markdownTwin = twin;
     } else if (route.url.endsWith(".md") && route.url !== "/index.md") {
       // The twin's page is canonical, so search engines index the HTML, not both.
       const page = route.url.slice(0, -3);
-      if (routes.has(page)) headers.push(["Link", `<${page}>; rel="canonical"`]);
+      if (loaded.has(page)) headers.push(["Link", `<${page}>; rel="canonical"`]);
     }
-    routes.set(route.url, { ...route, headers, ...(twin ? { markdownTwin: twin } : {}) });
+    route.common = headers;
   }
   // RFC 9727 §2: the catalog names itself with rel="api-catalog", also in answer to HEAD.
-  const catalog = routes.get("/.well-known/api-catalog");
-  if (catalog)
-    routes.set(catalog.url, {
-      ...catalog,
-      headers: [...catalog.headers, ["Link", '</.well-known/api-catalog>; rel="api-catalog"']],
-    });
-  const home = routes.get("/");
-  if (home) routes.set("/", { ...home, headers: [...home.headers, ["Link", homeLinkHeader(routes)]] });
-  // A Markdown twin answering for its page's URL varies by Accept; built once, after every header is final.
-  for (const route of routes.values()) route.negotiatedHeaders = [...route.headers, ["Vary", "Accept"]];
+  loaded.get("/.well-known/api-catalog")?.common.push(["Link", '</.well-known/api-catalog>; rel="api-catalog"']);
+  loaded.get("/")?.common.push(["Link", homeLinkHeader(loaded)]);
+  const routes = new Map<string, StaticRoute>();
+  for (const route of loaded.values()) routes.set(route.url, staticRoute(route, loaded));
   let notFoundHtml: Uint8Array | null = null;
   try {
     notFoundHtml = await readFile(join(clientDir, manifest.not_found));
@@ -95,13 +118,52 @@ export async function loadSiteFiles(
   return { manifest, routes, notFoundHtml };
 }
 
+const isCoded = (route: LoadedRoute | undefined) => route !== undefined && Object.keys(route.coded).length > 0;
+
+/**
+ * A route's answers, one per coding. Every answer a coding could change says `Vary: Accept-Encoding`,
+ * also the uncoded one, so a shared cache keeps them apart; an HTML page and its Markdown twin answer
+ * the page's URL together, so that URL varies by encoding when either is coded.
+ */
+function staticRoute(route: LoadedRoute, loaded: Map<string, LoadedRoute>): StaticRoute {
+  const pageUrl = route.url.endsWith(".md") ? pageOf(route.url) : undefined;
+  const page =
+    pageUrl !== undefined && loaded.get(pageUrl)?.markdownTwin === route.url ? loaded.get(pageUrl) : undefined;
+  const twin = route.markdownTwin ? loaded.get(route.markdownTwin) : undefined;
+  const ownVary = [...(twin ? ["Accept"] : []), ...(isCoded(route) || isCoded(twin) ? ["Accept-Encoding"] : [])];
+  const negotiatedVary = ["Accept", ...(isCoded(route) || isCoded(page) ? ["Accept-Encoding"] : [])];
+  const variant = (body: Uint8Array, etag: string, coding?: ContentCoding): StaticVariant => {
+    const headers: [string, string][] = [...route.common, ["ETag", etag]];
+    if (coding) headers.push(["Content-Encoding", coding]);
+    return {
+      body,
+      etag,
+      headers: ownVary.length > 0 ? [...headers, ["Vary", ownVary.join(", ")]] : headers,
+      negotiatedHeaders: [...headers, ["Vary", negotiatedVary.join(", ")]],
+    };
+  };
+  const coded: StaticRoute["coded"] = {};
+  for (const coding of CONTENT_CODINGS) {
+    const body = route.coded[coding];
+    const encoded = route.entry.encodings?.[coding];
+    if (body && encoded) coded[coding] = variant(body, encoded.etag, coding);
+  }
+  return {
+    url: route.url,
+    entry: route.entry,
+    ...variant(route.body, route.entry.etag),
+    ...(route.markdownTwin ? { markdownTwin: route.markdownTwin } : {}),
+    coded,
+  };
+}
+
 /**
  * The home page's `Link` header (RFC 8288): where an agent finds the API catalog (RFC 9727), the
  * API description, the docs, llms.txt, its own entry points (agents.json, as the api-catalog's
  * `service-meta` names it) and the agent skills index (documentation for agents, RFC 8631
  * `service-doc`), and the Markdown version. Only targets that exist are named.
  */
-function homeLinkHeader(routes: Map<string, StaticRoute>): string {
+function homeLinkHeader(routes: ReadonlyMap<string, unknown>): string {
   const candidates: [string, string][] = [
     ["/.well-known/api-catalog", 'rel="api-catalog"; type="application/linkset+json"'],
     ["/openapi.json", 'rel="service-desc"; type="application/vnd.oai.openapi+json"'],

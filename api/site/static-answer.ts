@@ -1,10 +1,12 @@
 import { prefersMarkdown } from "../platform/http/accept.ts";
+import { chooseContentCoding } from "../platform/http/encoding/accept-encoding.ts";
 import type { SiteFiles, StaticRoute } from "./site-files.ts";
 
 /** What a request for a static URL depends on. */
 export interface StaticRequest {
   method: string;
   accept: string | null;
+  acceptEncoding: string | null;
   ifNoneMatch: string | null;
 }
 
@@ -23,14 +25,17 @@ function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 
 /**
  * The answer for a URL of the build: its Markdown twin for a client that prefers Markdown (with
- * `Vary: Accept`), 304 when the ETag matches, and for HEAD the headers with the body's length.
+ * `Vary: Accept`), the build's `.br` or `.gz` copy for a client that accepts it (with its own ETag),
+ * 304 when the ETag of that answer matches, and for HEAD the headers with the body's length.
  */
 export function staticAnswer(site: SiteFiles, route: StaticRoute, request: StaticRequest): StaticAnswer {
   const twin = route.markdownTwin && prefersMarkdown(request.accept) ? site.routes.get(route.markdownTwin) : undefined;
   const chosen = twin ?? route;
-  const headers = twin ? twin.negotiatedHeaders : route.headers;
-  if (matchesEtag(request.ifNoneMatch, chosen.entry.etag)) return { status: 304, headers, body: null };
+  const coding = chooseContentCoding(request.acceptEncoding, chosen.coded);
+  const variant = (coding && chosen.coded[coding]) || chosen;
+  const headers = twin ? variant.negotiatedHeaders : variant.headers;
+  if (matchesEtag(request.ifNoneMatch, variant.etag)) return { status: 304, headers, body: null };
   if (request.method === "HEAD")
-    return { status: 200, headers: [...headers, ["Content-Length", String(chosen.body.byteLength)]], body: null };
-  return { status: 200, headers, body: chosen.body };
+    return { status: 200, headers: [...headers, ["Content-Length", String(variant.body.byteLength)]], body: null };
+  return { status: 200, headers, body: variant.body };
 }

@@ -75,6 +75,7 @@ export function respond(event: H3Event, site: SiteFiles, route: StaticRoute): Re
   const answer = staticAnswer(site, route, {
     method: event.req.method,
     accept: headers.get("accept"),
+    acceptEncoding: headers.get("accept-encoding"),
     ifNoneMatch: headers.get("if-none-match"),
   });
   return markComplete(

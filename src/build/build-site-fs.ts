@@ -17,6 +17,7 @@ import {
 import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
 import type { BuildContext } from "../lib/outputs/artifact.ts";
 import type { BuildConfig } from "./build-config.ts";
+import { precompressFiles } from "./precompress-fs.ts";
 import { createSearchIndex } from "./search-index-fs.ts";
 
 export interface BuildReport {
@@ -34,7 +35,7 @@ export class ContentInvalidError extends Error {
 
 /**
  * The whole static build: validate content, render HTML with Astro, index the docs for search,
- * write every other artifact, then the route manifest (for the embedded server) and the CDN header
+ * write every other artifact, precompress the text files (`.br`, `.gz`), then the route manifest (for the embedded server) and the CDN header
  * and redirect files.
  */
 export async function buildSite(config: BuildConfig, options: { quiet?: boolean } = {}): Promise<BuildReport> {
@@ -87,9 +88,17 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
       htmlPages++;
       search.add(added.url, added.bytes.toString("utf8"));
     }
-    // Pagefind indexes in its own process meanwhile, so the other files are written alongside it.
+    // Pagefind indexes in its own process meanwhile, so the other files are written and compressed
+    // alongside it; its own files are compressed once it has written them.
     artifacts = await writeArtifacts(ctx, clientDir, routes);
-    for (const file of await search.write(clientDir)) await addFileRoute(file);
+    const compressed = precompressFiles(clientDir, Object.values(routes));
+    const searchRoutes: RouteEntry[] = [];
+    for (const file of await search.write(clientDir)) {
+      const added = await addFileRoute(file);
+      const entry = added && routes[added.url];
+      if (entry) searchRoutes.push(entry);
+    }
+    await Promise.all([compressed, precompressFiles(clientDir, searchRoutes)]);
   } finally {
     await search.close();
   }

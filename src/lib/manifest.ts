@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ContentCoding } from "./compression.ts";
 import { HEAD_SCRIPT } from "./head-script.ts";
 import { CACHE_CONTROL, type CachePolicy, TYPES } from "./outputs/artifact.ts";
 
@@ -13,6 +14,20 @@ export interface RouteEntry {
   bytes: number;
   /** The origin must answer it from runtime state; the file is only its base. */
   live?: true;
+  /**
+   * The file's precompressed siblings (`<file>.br`, `<file>.gz`), for a text file over a kilobyte
+   * when the coding makes it smaller. Each has its own strong ETag: RFC 9110 §8.8.3 asks a strong
+   * validator to differ between content codings of the same resource.
+   */
+  encodings?: Partial<Record<ContentCoding, EncodedFile>>;
+}
+
+/** A precompressed copy of a route's file. */
+export interface EncodedFile {
+  /** Path under the build's client directory. */
+  file: string;
+  bytes: number;
+  etag: string;
 }
 
 export interface RouteManifest {
@@ -160,6 +175,8 @@ export function cdnFiles(manifest: RouteManifest, apiOrigin: string): { headers:
     }
     const rules: [string, string][] = [["Cache-Control", CACHE_CONTROL[route.cache]]];
     if (isCorsType(route.type)) rules.push(...Object.entries(CORS_HEADERS));
+    // The CDN may send the `.br` or `.gz` sibling, or compress itself: either way the answer varies.
+    if (route.encodings) rules.push(["Vary", "Accept-Encoding"]);
     if (`/${route.file}` !== url) redirects.push(`${url} /${route.file} 200`);
     // A CDN types a file by its extension: say so when the manifest's type differs (openapi.json is not plain JSON).
     if (`/${route.file}` !== url || route.type !== typeForFile(route.file)) rules.push(["Content-Type", route.type]);

@@ -115,4 +115,23 @@ describe("files for a CDN", () => {
     // A file whose type is not its extension's (openapi.json) carries the type for the CDN.
     expect(headers).toMatch(/\n\/openapi\.json\n(?: {2}.*\n)*? {2}Content-Type: application\/vnd\.oai\.openapi\+json/);
   });
+
+  it("says Vary: Accept-Encoding on exactly the files the build precompressed", () => {
+    const blocks = new Map(headers.split(/\n(?=\/)/).map((block) => [block.split("\n")[0] ?? "", block] as const));
+    const served = Object.entries(manifest.routes).filter(([, route]) => !route.live);
+    const coded = served.filter(([, route]) => route.encodings);
+    expect(coded.length).toBeGreaterThan(100);
+    for (const [url, route] of served)
+      expect(blocks.get(url)?.includes("\n  Vary: Accept-Encoding"), url).toBe(route.encodings !== undefined);
+  });
+
+  it("records each precompressed copy with its size and an ETag of its own", () => {
+    for (const [url, route] of Object.entries(manifest.routes)) {
+      for (const encoded of Object.values(route.encodings ?? {})) {
+        expect(readFileSync(join(distDir, "client", encoded.file)).length, url).toBe(encoded.bytes);
+        expect(encoded.bytes, url).toBeLessThan(route.bytes);
+        expect(encoded.etag, url).not.toBe(route.etag);
+      }
+    }
+  });
 });

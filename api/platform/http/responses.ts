@@ -2,6 +2,7 @@ import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
 import { API_SECURITY_HEADERS, CORS_HEADERS, SECURITY_HEADERS } from "../../../src/lib/manifest.ts";
 import { markComplete } from "./complete-response.ts";
+import { codeDynamicBody } from "./encoding/dynamic-coding.ts";
 import { requestIdOf } from "./request-id.ts";
 
 const DOCUMENT_SECURITY = Object.entries(SECURITY_HEADERS);
@@ -32,15 +33,19 @@ export function responseHeaders(type: string, requestId: string, extra?: Record<
 /**
  * A response built complete: every header as tuples, which srvx writes straight to the socket.
  * Building a Headers object and setting headers on it afterwards cost more than the rest of a
- * small JSON response.
+ * small JSON response. Every body the API builds passes here, so this is where a large one is
+ * compressed for a client that accepts it (`codeDynamicBody`).
  */
 export function completeResponse(
   event: H3Event,
   body: string | null,
   init: { status: number; type: string; headers?: Record<string, string> },
 ): Response {
-  const headers = responseHeaders(init.type, requestIdOf(event), init.headers);
-  return markComplete(new FastResponse(event.req.method === "HEAD" ? null : body, { status: init.status, headers }));
+  const coded = codeDynamicBody(responseHeaders(init.type, requestIdOf(event), init.headers), body, {
+    method: event.req.method,
+    acceptEncoding: event.req.headers.get("accept-encoding"),
+  });
+  return markComplete(new FastResponse(coded.body as BodyInit | null, { status: init.status, headers: coded.headers }));
 }
 
 export function jsonResponse(

@@ -106,7 +106,7 @@ describe("GET /api/v1/checks/{id}", () => {
     const { id } = (await (await runCheck({ domain: site.origin })).json()) as { id: string };
     const json = await t.send("GET", `/api/v1/checks/${id}`);
     expect(json.status).toBe(200);
-    expect(json.headers.get("vary")).toBe("Accept");
+    expect(json.headers.get("vary")).toBe("Accept, Accept-Encoding");
     expect(((await json.json()) as { locked: boolean }).locked).toBe(true);
     const markdown = await t.send("GET", `/api/v1/checks/${id}`, undefined, { accept: "text/markdown" });
     expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { toNodeHandler } from "h3/node";
@@ -9,6 +9,7 @@ import { createLogger } from "../../../api/platform/log.ts";
 import type { SiteFiles } from "../../../api/site/site-files.ts";
 import { bearer, registerAgent } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { type RawResponse, rawRequest } from "../../helpers/raw-http.ts";
 import { builtSite } from "../../helpers/site.ts";
 
 // The contract of api/fast-path/README.md: for every request it takes, the fast path answers with the
@@ -48,28 +49,8 @@ async function listen(withFastPath: boolean): Promise<Side> {
   return side;
 }
 
-interface Raw {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function send(base: string, method: string, path: string, headers: Record<string, string>): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(`${base}${path}`, { method, headers }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-      incoming.on("end", () =>
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    outgoing.on("error", reject);
-    outgoing.end();
-  });
-}
-
 /** What a client can tell apart, less what differs on every request (the date, the connection). */
-function comparable(raw: Raw) {
+function comparable(raw: RawResponse) {
   const { date: _date, connection: _connection, "keep-alive": _keepAlive, ...headers } = raw.headers;
   return { status: raw.status, headers, body: raw.body.toString("base64") };
 }
@@ -86,8 +67,8 @@ async function both(method: string, path: string, headers: Record<string, string
   const requestId = `contract-${++counter}-${"x".repeat(8)}`;
   const withId = { ...headers, "x-request-id": requestId };
   const before = fast.appAnswers;
-  const viaApp = await send(app.base, method, path, withId);
-  const viaFast = await send(fast.base, method, path, withId);
+  const viaApp = await rawRequest(app.base, method, path, withId);
+  const viaFast = await rawRequest(fast.base, method, path, withId);
   return {
     app: comparable(viaApp),
     fast: comparable(viaFast),
@@ -110,15 +91,24 @@ afterAll(async () => {
 });
 
 describe("the fast path, against the app alone", () => {
-  it("answers every file of the build as the app does: GET, HEAD, a matching ETag, and Markdown by Accept", async () => {
+  it("answers every file of the build as the app does: GET, HEAD, ETags, Markdown by Accept, codings by Accept-Encoding", async () => {
     const files = [...site.routes.values()].filter((route) => !route.entry.live);
     expect(files.length).toBeGreaterThan(50);
+    expect(files.filter((route) => route.coded.br).length).toBeGreaterThan(50);
     for (const route of files) {
       const variants: [string, Record<string, string>][] = [
         ["GET", {}],
         ["HEAD", {}],
         ["GET", { "if-none-match": route.entry.etag }],
         ["GET", { accept: "text/markdown, text/html;q=0.5" }],
+        ["GET", { "accept-encoding": "br" }],
+        ["GET", { "accept-encoding": "gzip" }],
+        ["GET", { "accept-encoding": "gzip;q=1, br;q=0.8" }],
+        ["GET", { "accept-encoding": "br;q=0, gzip;q=0.5, identity;q=0.1" }],
+        ["GET", { "accept-encoding": "identity" }],
+        ["HEAD", { "accept-encoding": "gzip, br" }],
+        ["GET", { "accept-encoding": "gzip, br", "if-none-match": route.coded.br?.etag ?? route.entry.etag }],
+        ["GET", { "accept-encoding": "br", accept: "text/markdown" }],
       ];
       for (const [method, headers] of variants) {
         const answer = await both(method, route.url, headers);

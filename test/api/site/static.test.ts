@@ -77,10 +77,10 @@ describe("serving the built site", () => {
 
   it("negotiates Markdown on doc pages and says so with Vary", async () => {
     const html = await get("/docs/store", { accept: "text/html" });
-    expect(html.headers.get("vary")).toBe("Accept");
+    expect(html.headers.get("vary")).toBe("Accept, Accept-Encoding");
     const markdown = await get("/docs/store", { accept: "text/markdown, text/html;q=0.9" });
     expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
-    expect(markdown.headers.get("vary")).toBe("Accept");
+    expect(markdown.headers.get("vary")).toBe("Accept, Accept-Encoding");
     expect(await markdown.text()).toMatch(/^> Documentation index: .*\n\n# Store/);
     const browser = await get("/docs/store", { accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
     expect(browser.headers.get("content-type")).toBe("text/html; charset=utf-8");
