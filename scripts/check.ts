@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { TargetNotAllowedError } from "../api/checks/engine/fetch/address-guard.ts";
+import { describeScore } from "../api/checks/engine/render-markdown.ts";
 import { type CheckProgress, runReadinessCheck } from "../api/checks/engine/run-check.ts";
 import { parseProfiles } from "../api/checks/engine/scoring.ts";
 import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/engine/settings.ts";
@@ -17,7 +18,8 @@ Checks one site for agent readiness and prints what passes, what fails and how t
   --fail-under N     exit 1 when the score is below N (0-100; default 0)
   -h, --help         show this help
 
-Exit codes: 0 score >= fail-under; 1 score below it; 2 nothing could be scored or the target was refused.
+Exit codes: 0 score >= fail-under; 1 score below it; 2 nothing could be scored, the report is incomplete (more
+than a quarter of the checks could not reach a verdict), or the target was refused.
 Private targets (tests, local work) must be listed in CHECKS_ALLOWED_TARGETS=host:port,...`;
 
 const STATUS_MARKS: Record<string, string> = {
@@ -40,7 +42,7 @@ function summary(result: ReadinessResult): string {
   const lines = [
     "",
     `${result.target.origin} — suite ${result.suite_version}, ${result.requests} requests in ${(result.duration_ms / 1000).toFixed(1)} s`,
-    `Score: ${score.percent === null ? "not scored" : `${score.percent}/100`} (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`,
+    `Score: ${describeScore(result)} (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`,
     `Level: ${level.value} ${level.name}${level.next === null ? "" : ` — next: ${level.next.value} ${level.next.name} needs ${level.next.requirements.map((requirement) => requirement.check).join(", ")}`}`,
   ];
   const failing = result.findings.filter((finding) => finding.status === "fail");
@@ -90,6 +92,7 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else log(summary(result));
+  if (result.incomplete) return 2;
   if (result.score.percent === null) return result.score.error > 0 ? 2 : failUnder > 0 ? 1 : 0;
   return result.score.percent >= failUnder ? 0 : 1;
 }

@@ -1,10 +1,12 @@
-import type { CheckCategory, CheckStatus, Profile, Severity } from "../../../src/schemas/report.ts";
+import type { CheckCategory, CheckStatus, Clause, Profile, Severity } from "../../../src/schemas/report.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import type { SiteFacts } from "./site-facts.ts";
 
 export interface CheckOutcome {
   status: CheckStatus;
   message: string;
+  /** The specification clauses the verdict rests on (see verdict.ts). */
+  clauses?: Clause[];
 }
 
 /** What a check sees while it runs: the target, its own evidence trail, the soft-404 fingerprints, and more. */

@@ -17,7 +17,9 @@ export interface DocumentContext {
  * - missing: a 4xx (RFC 9309 reads a missing robots.txt the same way)
  * - fallback: a 2xx that is not the document: an HTML page where JSON/text/XML was expected, or the very body the site
  *   serves for paths that cannot exist (an SPA shell or catch-all; http.soft404's probes provide the fingerprints)
- * - broken: a 5xx, or a redirect chain longer than the scan follows
+ * - broken: a 5xx; a redirect the scan would not follow (a loop, too many hops, a private address); a body over the
+ *   size cap (an oversize file or a decompression bomb); or a text document that is not UTF-8 (RFC 8259 §8.1,
+ *   RFC 9309 §2.2, sitemaps.org, llmstxt.org all require it)
  */
 export type DocumentState = "found" | "missing" | "fallback" | "broken";
 
@@ -48,9 +50,12 @@ export function classifyResponse(
   options: { htmlExpected?: boolean } = {},
 ): DocumentState {
   if (response.status >= 200 && response.status < 300) {
+    // A page may be large and in any charset; its size and encoding are not what makes it the homepage.
     if (options.htmlExpected === true) return "found";
-    return isHtmlResponse(response) || isFallbackBody(context, response) ? "fallback" : "found";
+    if (isHtmlResponse(response) || isFallbackBody(context, response)) return "fallback";
+    return response.fault !== null || response.invalidUtf8At !== null ? "broken" : "found";
   }
+  if (response.fault !== null) return "broken";
   if (response.status >= 400 && response.status < 500) return "missing";
   return "broken";
 }
@@ -106,8 +111,11 @@ export function describeState(document: FetchedDocument, name: string): string {
         ? `${name} answers ${response.status} with an HTML page (an SPA fallback or soft 404), not the document`
         : `${name} answers ${response.status} with the same body as a path that cannot exist (a catch-all), not the document`;
     case "broken":
+      if (response.fault !== null) return `${name} is unusable: ${response.fault.message}`;
+      if (response.invalidUtf8At !== null && isSuccess(response))
+        return `${name} is not valid UTF-8 (the first bad byte is at offset ${response.invalidUtf8At})`;
       return response.status >= 300 && response.status < 400
-        ? `${name} redirects more than the scan follows (${response.redirects.length} hops)`
+        ? `${name} answers ${response.status} without a usable Location`
         : `${name} answers ${response.status} at ${where}`;
   }
 }

@@ -1,11 +1,13 @@
 import { defineCheck, fail, listProblems, pass, warn } from "../check-types.ts";
 import { describeState, fetchDocument, targetAnswers } from "../documents/document.ts";
 import { sampleBlocker, sampleTargets, skippedNote } from "../documents/sampling.ts";
-import { loadAgentsMd, loadHome, loadRobots, loadSitemap } from "../documents/site.ts";
+import { loadAgentsMd, loadHome, loadRobots, loadSitemap, ROBOTS_PARSE_LIMIT } from "../documents/site.ts";
+import { formatBytes } from "../fetch/read-body.ts";
 import { htmlLinks } from "../parse/html.ts";
 import { isAgentLink, parseLinkHeader } from "../parse/link-header.ts";
 import { describeAnswer, isMarkdownMediaType, mediaTypeOf } from "../parse/media-type.ts";
 import { parseSitemap } from "../parse/sitemap.ts";
+import { Verdict } from "../verdict.ts";
 
 export const robotsExists = defineCheck({
   id: "robots.exists",
@@ -19,14 +21,30 @@ export const robotsExists = defineCheck({
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9309"],
   async run(context) {
     const { document, robots } = await loadRobots(context);
-    if (document.state !== "found" && robots === null) return fail(describeState(document, "robots.txt"));
-    if (robots === null) return fail("robots.txt could not be read");
-    if (robots.groups.length === 0) return fail("robots.txt has no User-agent group");
-    const type = mediaTypeOf(document.response);
-    if (type !== "text/plain") return fail(`robots.txt is served as ${type || "no Content-Type"}, not text/plain`);
-    return pass(
-      `robots.txt has ${robots.groups.length} group(s)${robots.unparsedLines > 0 ? ` (${robots.unparsedLines} unreadable line(s))` : ""}`,
-    );
+    const { response } = document;
+    if (robots === null) return fail(describeState(document, "robots.txt"));
+    const verdict = new Verdict();
+    if (response.fault !== null)
+      verdict.must("RFC 9309 §2.5", `robots.txt ${response.fault.message.replace(/^\S+ /, "")}`);
+    else if (response.body.length > ROBOTS_PARSE_LIMIT)
+      verdict.should(
+        "RFC 9309 §2.5",
+        `robots.txt is ${formatBytes(response.body.length)}; crawlers need only parse the first 500 KiB, so rules past that may be ignored`,
+      );
+    if (response.invalidUtf8At !== null)
+      verdict.must(
+        "RFC 9309 §2.3",
+        `robots.txt is not valid UTF-8 (the first bad byte is at offset ${response.invalidUtf8At})`,
+      );
+    const type = mediaTypeOf(response);
+    if (type !== "text/plain")
+      verdict.must("RFC 9309 §2.3", `robots.txt is served as ${type || "no Content-Type"}, not text/plain`);
+    if (robots.groups.length === 0) verdict.must("RFC 9309 §2.2", "robots.txt has no User-agent group");
+    for (const bad of robots.badLines.slice(0, 5))
+      verdict.should("RFC 9309 §2.2", `line ${bad.line} \`${bad.text}\`: ${bad.reason}`);
+    if (robots.badLines.length > 5)
+      verdict.should("RFC 9309 §2.2", `and ${robots.badLines.length - 5} more line(s) crawlers skip`);
+    return verdict.outcome(`robots.txt has ${robots.groups.length} group(s) and no line crawlers would skip`);
   },
 });
 
