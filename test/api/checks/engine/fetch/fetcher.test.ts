@@ -47,7 +47,9 @@ describe("ScanFetcher", () => {
   it("stops at the first hop of a redirect loop and says it is a loop", async () => {
     const before = site.requests.length;
     const { response } = await fetcherFor().fetch({ url: `${site.origin}/loop/a` });
-    expect(response.fault?.message).toBe(`${site.origin}/loop/b redirects back to ${site.origin}/loop/a: a redirect loop`);
+    expect(response.fault?.message).toBe(
+      `${site.origin}/loop/b redirects back to ${site.origin}/loop/a: a redirect loop`,
+    );
     expect(site.requests.length - before).toBe(2);
   });
 
