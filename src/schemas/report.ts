@@ -159,6 +159,8 @@ export const ReadinessSummaryShape = {
     inferred: z.array(ProfileSchema),
     applied: z.array(ProfileSchema),
     overridden: z.boolean(),
+    /** Why each inferred profile was inferred: the evidence of need, e.g. "an OpenAPI description" (DESIGN §8). */
+    reasons: z.partialRecord(ProfileSchema, z.string()).default({}),
   }),
   score: ScoreSchema,
   /**

@@ -26,7 +26,7 @@ import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
 import { categoryResults, isApplicable, isIncomplete, scoreResults } from "./scoring.ts";
 import type { CheckerSettings } from "./settings.ts";
-import { gatherSignals, inferProfiles, type SiteFacts } from "./site-facts.ts";
+import { gatherSignals, inferProfiles, profileReasons, type SiteFacts } from "./site-facts.ts";
 import { CHECK_SUITE, SUITE_VERSION } from "./suite/registry.ts";
 
 export type CheckProgress =
@@ -109,7 +109,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     const signals = await gatherSignals({ target, trail: newTrail(), fallbacks });
     const inferred = inferProfiles(signals);
     const applied = options.profile === undefined ? inferred : [...options.profile];
-    facts = { signals, inferred, applied, overridden: options.profile !== undefined };
+    facts = { signals, reasons: profileReasons(signals), inferred, applied, overridden: options.profile !== undefined };
     options.onProgress?.({ kind: "profile", inferred, applied });
     const context = { target, fallbacks, now: checkedAt, scanToken, facts };
     let done = 0;
@@ -133,7 +133,12 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     checked_at: checkedAt.toISOString(),
     duration_ms: Math.round(performance.now() - started),
     requests: fetcher.requestCount,
-    profile: { inferred: facts.inferred, applied: facts.applied, overridden: facts.overridden },
+    profile: {
+      inferred: facts.inferred,
+      applied: facts.applied,
+      overridden: facts.overridden,
+      reasons: facts.reasons,
+    },
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),

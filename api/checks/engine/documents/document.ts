@@ -1,6 +1,7 @@
 import type { EvidenceTrail } from "../evidence.ts";
 import { bodyDigest } from "../fetch/body-digest.ts";
 import type { ScanResponse } from "../fetch/fetcher.ts";
+import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
 import type { CheckTarget } from "../fetch/target.ts";
 import { type JsonParseResult, parseJson } from "../parse/json.ts";
 import { answersUsefully, isHtmlResponse, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
@@ -70,22 +71,33 @@ export async function fetchDocument(context: DocumentContext, url: string, accep
 }
 
 /**
- * The first candidate that is not missing: an HTML fallback or a server error stops the search as well. When all are
- * missing, the first (canonical) location is reported.
+ * The first candidate the site really serves, in the order of its spec generations. A location that is missing, is
+ * the site's fallback page, is broken, or does not answer at all never stops the probe of the next one (DESIGN §8).
+ * When none is found, the first location that said something (broken over fallback over missing) is reported, and a
+ * location that did not answer is thrown only when no other location answered.
  */
 export async function firstPresent(
   context: DocumentContext,
   urls: readonly string[],
   accept: string,
 ): Promise<FetchedDocument> {
-  let first: FetchedDocument | null = null;
+  const answered: FetchedDocument[] = [];
+  let failure: ScanFetchError | null = null;
   for (const url of urls) {
-    const document = await fetchDocument(context, url, accept);
-    if (document.state !== "missing") return document;
-    first ??= document;
+    try {
+      const document = await fetchDocument(context, url, accept);
+      if (document.state === "found") return document;
+      answered.push(document);
+    } catch (error) {
+      if (!(error instanceof ScanFetchError)) throw error;
+      failure ??= error;
+    }
   }
-  if (first === null) throw new Error("firstPresent needs at least one candidate");
-  return first;
+  const rank: Record<DocumentState, number> = { broken: 0, fallback: 1, missing: 2, found: 3 };
+  const best = [...answered].sort((left, right) => rank[left.state] - rank[right.state])[0];
+  if (best !== undefined && (failure === null || best.state !== "missing")) return best;
+  if (failure !== null) throw failure;
+  throw new Error("firstPresent needs at least one candidate");
 }
 
 export async function fetchJsonDocument(context: DocumentContext, url: string, accept: string): Promise<JsonDocument> {
@@ -95,6 +107,18 @@ export async function fetchJsonDocument(context: DocumentContext, url: string, a
 
 export function withJson(document: FetchedDocument): JsonDocument {
   return { ...document, json: document.state === "found" ? parseJson(document.response.text) : null };
+}
+
+/**
+ * An optional surface the site does not have: a 4xx, or the site's fallback page standing in for it. The fallback is
+ * one root cause, charged once to http.soft404 (DESIGN §8), so the optional checks behind it are n/a, not fails.
+ */
+export function absence(document: FetchedDocument, name: string): string | null {
+  if (document.state === "missing")
+    return `no ${name} (${document.response.status} at ${new URL(document.url).pathname})`;
+  if (document.state === "fallback")
+    return `no ${name}: ${new URL(document.url).pathname} answers the site's fallback page (charged once, to http.soft404)`;
+  return null;
 }
 
 /** A one-line account of why a document is not usable. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
 import { loadWebBotAuthDirectory, WEB_BOT_AUTH_MEDIA_TYPE } from "../documents/agent-docs.ts";
-import { describeState } from "../documents/document.ts";
+import { absence, describeState } from "../documents/document.ts";
 import { loadRobots } from "../documents/site.ts";
 import { describeIssues } from "../parse/json.ts";
 import { mediaTypeOf } from "../parse/media-type.ts";
@@ -131,8 +131,8 @@ export const webBotAuth = defineCheck({
   ],
   async run(context) {
     const document = await loadWebBotAuthDirectory(context);
-    if (document.state === "missing")
-      return notApplicable("no key directory (only needed if the site operates a signing agent)");
+    const absent = absence(document, "key directory (only needed if the site operates a signing agent)");
+    if (absent !== null) return notApplicable(absent);
     if (document.state !== "found" || document.json === null) return fail(describeState(document, "the key directory"));
     if (!document.json.ok) return fail(`the key directory is not JSON: ${document.json.error}`);
     const parsed = WebBotAuthDirectorySchema.safeParse(document.json.value);

@@ -9,7 +9,7 @@ import {
   warn,
 } from "../check-types.ts";
 import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../documents/agent-docs.ts";
-import { describeState } from "../documents/document.ts";
+import { absence, describeState } from "../documents/document.ts";
 import { findOpenApi } from "../documents/openapi.ts";
 import { declaresOAuth } from "../openapi-lint.ts";
 import { describeIssues } from "../parse/json.ts";
@@ -45,11 +45,12 @@ export const protectedResource = defineCheck({
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9728"],
   async run(context) {
     const { document, metadata, issues } = await readProtectedResource(context);
-    if (document.state === "missing") {
+    const absent = absence(document, "protected-resource metadata");
+    if (absent !== null) {
       const required = await oauthRequiredBy(context);
       return required === null
-        ? notApplicable("no protected-resource metadata, and nothing on the site requires it")
-        : fail(`${required}, but /.well-known/oauth-protected-resource is missing`);
+        ? notApplicable(`${absent}, and nothing on the site requires it`)
+        : fail(`${required}, but there is ${absent}`);
     }
     if (document.state !== "found") return fail(describeState(document, "the protected-resource metadata"));
     if (metadata === null) return fail(`the protected-resource metadata is invalid: ${issues ?? "not JSON"}`);

@@ -9,38 +9,36 @@ import {
   warn,
 } from "../check-types.ts";
 import { loadA2aCard } from "../documents/agent-docs.ts";
-import { describeState } from "../documents/document.ts";
-import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards } from "../documents/mcp.ts";
+import { absence, describeState } from "../documents/document.ts";
+import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards, probeMcpCards } from "../documents/mcp.ts";
 import { probeMcpEndpoint } from "../mcp-probe.ts";
 import { describeIssues, isRecord } from "../parse/json.ts";
 import { isJsonMediaType, mediaTypeOf } from "../parse/media-type.ts";
 import { A2aCardLegacySchema, A2aCardV1Schema, SECRET_MEMBER_PATTERN } from "../remote/a2a-card.ts";
 import { cardEndpoints, cardIdentity, McpCardV1Schema } from "../remote/mcp-card.ts";
+import { Verdict } from "../verdict.ts";
 
 const CARD_SPEC = "https://github.com/modelcontextprotocol/experimental-ext-server-card";
 
-/** CORS is a MUST for cards; Cache-Control and ETag/304 are SHOULDs (experimental-ext-server-card, HTTP section). */
-async function deliveryProblems(
-  context: CheckContext,
-  card: LoadedMcpCard,
-): Promise<{ errors: string[]; cautions: string[] }> {
+const DISCOVERY = "ext-server-card docs/discovery.md";
+
+/** CORS is a MUST for discovery documents, Cache-Control a SHOULD; an ETag answered with 304 is good practice. */
+async function judgeDelivery(context: CheckContext, card: LoadedMcpCard, verdict: Verdict): Promise<void> {
   const { response } = card.document;
-  const errors: string[] = [];
-  const cautions: string[] = [];
   if (response.headers["access-control-allow-origin"] !== "*")
-    errors.push("the card is served without Access-Control-Allow-Origin: *");
-  if (response.headers["cache-control"] === undefined) cautions.push("no Cache-Control on the card");
+    verdict.must(`${DISCOVERY} §CORS`, "the card is served without Access-Control-Allow-Origin: *");
+  if (response.headers["cache-control"] === undefined)
+    verdict.should(`${DISCOVERY} §Caching`, "no Cache-Control on the card");
   const etag = response.headers.etag;
-  if (etag === undefined) cautions.push("no ETag on the card");
+  if (etag === undefined) verdict.hint("RFC 9110 §8.8.3", "no ETag on the card, so clients re-download it");
   else {
     const revalidated = await context.trail.get(response.requestUrl, {
       accept: ACCEPT_MCP_CARD,
       "if-none-match": etag,
     });
     if (revalidated.status !== 304)
-      cautions.push(`If-None-Match with the card's ETag answers ${revalidated.status}, not 304`);
+      verdict.should("RFC 9110 §13.1.2", `If-None-Match with the card's ETag answers ${revalidated.status}, not 304`);
   }
-  return { errors, cautions };
 }
 
 export const mcpCard = defineCheck({
@@ -55,40 +53,51 @@ export const mcpCard = defineCheck({
     'Publish our MCP server card at <mcp endpoint>/server-card with {"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json","name":"com.example/server","version":"1.0.0","description":"≤100 chars","remotes":[{"type":"streamable-http","url":"https://…/mcp"}]} plus legacy serverInfo{name,version} and endpoint; serve the same bytes at /.well-known/mcp/server-card.json and /.well-known/mcp.json with Access-Control-Allow-Origin: *, Cache-Control: public, max-age=3600 and an ETag honoured by If-None-Match.',
   specUrls: [CARD_SPEC, "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2127"],
   async run(context) {
-    const cards = await loadMcpCards(context);
-    const present = cards.filter((card) => card.document.state !== "missing");
-    if (present.length === 0)
-      return fail(`no MCP server card at ${cards.map((card) => new URL(card.url).pathname).join(", ")}`);
-    const errors = present
-      .filter((card) => card.document.state !== "found" || card.card === null)
-      .map((card) => describeState(card.document, new URL(card.url).pathname));
+    const { cards, unreachable } = await probeMcpCards(context);
     const found = foundCards(cards);
     const best = found[0];
-    if (best === undefined) return fail(listProblems(errors));
+    const broken = cards.filter(
+      (card) => card.document.state === "broken" || (card.document.state === "found" && card.card === null),
+    );
+    if (best === undefined) {
+      if (broken.length > 0)
+        return fail(listProblems(broken.map((card) => describeState(card.document, new URL(card.url).pathname))));
+      const failure = unreachable[0];
+      if (failure !== undefined) throw failure.error;
+      return fail(`no MCP server card at ${cards.map((card) => new URL(card.url).pathname).join(", ")}`);
+    }
+    const verdict = new Verdict();
     if (best.shape === "invalid") {
       const issues = McpCardV1Schema.safeParse(best.card);
-      return fail(
-        `the card at ${new URL(best.url).pathname} is neither a v1 nor a legacy card: ${issues.success ? "" : describeIssues(issues.error)}`,
+      verdict.must(
+        "SEP-2127 schema.ts",
+        `the card at ${new URL(best.url).pathname} is neither a v1/v2 nor a legacy card: ${issues.success ? "" : describeIssues(issues.error)}`,
       );
+      return verdict.outcome("");
     }
     const insecure = cardEndpoints(best.card, best.document.response.url).filter(
       (endpoint) => !isSecureOrLocal(context, new URL(endpoint)),
     );
-    if (insecure.length > 0) errors.push(`remote URL(s) are not https: ${insecure.join(", ")}`);
-    const delivery = await deliveryProblems(context, best);
-    errors.push(...delivery.errors);
-    const identities = new Set(found.map((card) => JSON.stringify(cardIdentity(card.card))));
-    const cautions = [...delivery.cautions];
-    if (identities.size > 1) cautions.push("the card copies disagree on name or version");
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (best.shape === "legacy")
-      return warn(
-        `outdated shape: only SEP-1649/legacy fields at ${new URL(best.url).pathname}; add the v1 fields ($schema, name, version, description, remotes)`,
+    if (insecure.length > 0)
+      verdict.must(`${DISCOVERY} §Transport Security`, `remote URL(s) are not https: ${insecure.join(", ")}`);
+    await judgeDelivery(context, best, verdict);
+    for (const card of broken)
+      verdict.should(
+        DISCOVERY,
+        `another copy is unusable: ${describeState(card.document, new URL(card.url).pathname)}`,
       );
-    if (cautions.length > 0) return warn(listProblems(cautions));
+    for (const { url, error } of unreachable)
+      verdict.should(DISCOVERY, `${new URL(url).pathname} did not answer: ${error.message}`);
+    if (new Set(found.map((card) => JSON.stringify(cardIdentity(card.card)))).size > 1)
+      verdict.should(`${DISCOVERY} §Consistency`, "the card copies disagree on name or version");
+    if (best.shape === "legacy")
+      verdict.should(
+        "SEP-2127",
+        `outdated shape: only SEP-1649/legacy fields at ${new URL(best.url).pathname}; add the current fields ($schema, name, version, description, remotes)`,
+      );
     const identity = cardIdentity(best.card);
-    return pass(
-      `v1 card ${identity.name ?? ""} ${identity.version ?? ""} at ${found.length} location(s), with CORS, caching and ETag/304`,
+    return verdict.outcome(
+      `card ${identity.name ?? ""} ${identity.version ?? ""} at ${found.length} location(s), with CORS, caching and ETag/304`,
     );
   },
 });
@@ -157,8 +166,8 @@ export const a2aCard = defineCheck({
   specUrls: ["https://a2a-protocol.org/latest/topics/agent-discovery/"],
   async run(context) {
     const document = await loadA2aCard(context);
-    if (document.state === "missing")
-      return notApplicable("no A2A agent card (only needed if the site runs an A2A agent)");
+    const absent = absence(document, "A2A agent card (only needed if the site runs an A2A agent)");
+    if (absent !== null) return notApplicable(absent);
     if (document.state !== "found" || document.json === null) return fail(describeState(document, "the agent card"));
     if (!document.json.ok) return fail(`the agent card is not JSON: ${document.json.error}`);
     const secrets = secretMembers(document.json.value);

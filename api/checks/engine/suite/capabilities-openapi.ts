@@ -1,6 +1,6 @@
 import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass, warn } from "../check-types.ts";
 import { loadAgentsJson } from "../documents/agent-docs.ts";
-import { describeState } from "../documents/document.ts";
+import { absence, describeState } from "../documents/document.ts";
 import { ACCEPT_OPENAPI, findOpenApi, parseOpenApiBody } from "../documents/openapi.ts";
 import { lintOpenApi, operationsOf } from "../openapi-lint.ts";
 import { describeIssues, isRecord } from "../parse/json.ts";
@@ -71,7 +71,8 @@ export const agentsJson = defineCheck({
   specUrls: ["https://github.com/wild-card-ai/agents-json"],
   async run(context) {
     const document = await loadAgentsJson(context);
-    if (document.state === "missing") return notApplicable("no agents.json (optional)");
+    const absent = absence(document, "agents.json, which is optional");
+    if (absent !== null) return notApplicable(absent);
     if (document.state !== "found" || document.json === null) return fail(describeState(document, "agents.json"));
     if (!document.json.ok || !isRecord(document.json.value)) return fail("agents.json is not a JSON object");
     if (!("agentsJson" in document.json.value))

@@ -1,5 +1,6 @@
 import { defineCheck, fail, listProblems, notApplicable, pass } from "../check-types.ts";
 import { loadCommerceManifests, loadPricing } from "../documents/agent-docs.ts";
+import { absence } from "../documents/document.ts";
 import { findOpenApi } from "../documents/openapi.ts";
 import { loadHome } from "../documents/site.ts";
 import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
@@ -58,7 +59,7 @@ export const commerceProtocols = defineCheck({
       ["UCP", ucp],
       ["ACP", acp],
     ] as const) {
-      if (document.state === "missing") continue;
+      if (absence(document, name) !== null) continue;
       if (document.json?.ok === true && isRecord(document.json.value)) found.push(name);
       else
         broken.push(

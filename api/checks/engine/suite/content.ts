@@ -22,11 +22,12 @@ async function negotiated(
   const type = mediaTypeOf(response);
   if (!isSuccess(response))
     return { url, response, problem: `${path} answers ${response.status} to Accept: ${accept}`, caution: null };
-  if (!isMarkdownMediaType(type) || bodyLooksLikeHtml(response.text))
+  const html = bodyLooksLikeHtml(response.text) || type === "text/html";
+  if (!isMarkdownMediaType(type) || html)
     return {
       url,
       response,
-      problem: `${path} answers ${type || "no Content-Type"} to Accept: ${accept}`,
+      problem: `${path} answers ${type || "no Content-Type"} to Accept: ${accept}${html ? ": the body is HTML" : ""}`,
       caution: null,
     };
   return {

@@ -1,7 +1,9 @@
-import { type CheckContext, defineCheck, fail, listProblems, pass, warn } from "../check-types.ts";
+import { type CheckContext, defineCheck, fail } from "../check-types.ts";
 import { type LoadedAiCatalog, loadAiCatalogs, loadApiCatalog } from "../documents/catalogs.ts";
 import { describeState, targetAnswers } from "../documents/document.ts";
 import { sampleBlocker, sampleTargets } from "../documents/sampling.ts";
+import type { ScanResponse } from "../fetch/fetcher.ts";
+import { isSiteFault } from "../fetch/scan-fetch-error.ts";
 import { jsonEqual } from "../parse/json.ts";
 import { parseLinkHeader } from "../parse/link-header.ts";
 import {
@@ -12,41 +14,64 @@ import {
   mediaTypeParameters,
 } from "../parse/media-type.ts";
 import { entryMediaType } from "../remote/ai-catalog.ts";
+import { Verdict } from "../verdict.ts";
 
 const RFC9727_PROFILE = "https://www.rfc-editor.org/info/rfc9727";
 const MAX_TARGETS = 8;
 
-/** Resolves targets and compares a declared `type` with the served Content-Type (RFC 9727 §4.1); returns problems. */
+interface CatalogTarget {
+  url: string;
+  type: string | null;
+  label: string;
+  /** An API endpoint (RFC 9727 `item`): its root may well answer 401, 404 or 405; only silence or a 5xx is dead. */
+  endpoint: boolean;
+  /** The clause that makes this link's target matter. */
+  source: string;
+}
+
+/** An API's base URL is alive when its server answers at all: APIs rarely serve anything at their root. */
+function endpointAnswers(response: ScanResponse): boolean {
+  return response.status < 500;
+}
+
+/**
+ * Resolves a sample of the targets: a dead document link breaks a MUST, a declared `type` that differs from the served
+ * Content-Type is only a hint (RFC 8288 §3.4.1 calls `type` a hint), so it is noted, never failed.
+ */
 async function verifyTargets(
   context: CheckContext,
-  targets: ReadonlyArray<{ url: string; type: string | null; label: string }>,
-): Promise<{ problems: string[]; note: string }> {
+  targets: readonly CatalogTarget[],
+  verdict: Verdict,
+): Promise<string> {
   const sample = await sampleTargets(context, targets, {
     url: (target) => target.url,
     limit: MAX_TARGETS,
     accept: (target) => target.type ?? "*/*",
   });
-  const problems: string[] = [];
   for (const { target, response } of sample.answered) {
-    if (!targetAnswers(context, response)) {
-      problems.push(`${target.label} ${new URL(target.url).pathname} → ${describeAnswer(response)}`);
+    const path = new URL(target.url).pathname;
+    if (target.endpoint ? !endpointAnswers(response) : !targetAnswers(context, response)) {
+      verdict.must(target.source, `${target.label} ${path} → ${describeAnswer(response)}`);
       continue;
     }
     const served = mediaTypeOf(response);
-    if (target.type !== null && mediaTypeEssence(target.type) !== served) {
+    if (!target.endpoint && target.type !== null && mediaTypeEssence(target.type) !== served) {
       context.trail.note(response, `declared ${target.type}, served ${served || "no Content-Type"}`);
-      problems.push(
-        `${target.label} ${new URL(target.url).pathname} declares ${mediaTypeEssence(target.type)} but is served as ${served || "nothing"}`,
+      verdict.hint(
+        "RFC 8288 §3.4.1",
+        `${target.label} ${path} declares ${mediaTypeEssence(target.type)} but is served as ${served || "nothing"}`,
       );
     }
   }
-  const blocker = problems.length === 0 ? sampleBlocker(sample) : null;
+  for (const { target, error } of sample.failures)
+    if (isSiteFault(error))
+      verdict.must(target.source, `${target.label} ${new URL(target.url).pathname}: ${error.message}`);
+  const blocker = verdict.failing
+    ? null
+    : sampleBlocker({ ...sample, failures: sample.failures.filter((failure) => !isSiteFault(failure.error)) });
   if (blocker !== null) throw blocker;
   const total = new Set(targets.map((target) => target.url)).size;
-  return {
-    problems,
-    note: sample.answered.length < total ? ` (checked ${sample.answered.length} of ${total} targets)` : "",
-  };
+  return sample.answered.length < total ? ` (checked ${sample.answered.length} of ${total} targets)` : "";
 }
 
 export const apiCatalog = defineCheck({
@@ -56,58 +81,69 @@ export const apiCatalog = defineCheck({
   severity: "high",
   profiles: ["api"],
   remediation:
-    'Serve /.well-known/api-catalog as application/linkset+json (profile="https://www.rfc-editor.org/info/rfc9727") with absolute anchors, service-desc/service-doc links that resolve, and declared types that match what is served.',
+    'Serve /.well-known/api-catalog as application/linkset+json (profile="https://www.rfc-editor.org/info/rfc9727") with absolute anchors, and service-desc/service-doc links that resolve, each with the type it is served as.',
   prompt:
     'Publish /.well-known/api-catalog as RFC 9727 Linkset JSON: Content-Type application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"; one context object per API with an absolute anchor and service-desc (OpenAPI), service-doc and status links whose `type` equals the Content-Type each target is served with. HEAD must return Link: <…>; rel="api-catalog".',
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9727", "https://www.rfc-editor.org/rfc/rfc9264"],
   async run(context) {
     const { document, linkset } = await loadApiCatalog(context);
     if (document.state !== "found") return fail(describeState(document, "/.well-known/api-catalog"));
+    const verdict = new Verdict();
     if (document.json?.ok !== true || linkset === null)
-      return fail(`the api-catalog is not JSON${document.json?.ok === false ? `: ${document.json.error}` : ""}`);
-    const errors = [...linkset.issues];
-    const cautions: string[] = [];
+      return verdict
+        .must(
+          "RFC 9264 §4.2",
+          `the api-catalog is not JSON${document.json?.ok === false ? `: ${document.json.error}` : ""}`,
+        )
+        .outcome("");
+    for (const issue of linkset.issues) verdict.add(issue.keyword, issue.source, issue.problem);
     const contentType = document.response.headers["content-type"] ?? "";
     const essence = mediaTypeEssence(contentType);
     if (essence === "application/json")
-      cautions.push("served as application/json; RFC 9727 requires application/linkset+json");
+      verdict.should("RFC 9727 §4.2", "served as application/json rather than application/linkset+json");
     else if (essence !== "application/linkset+json")
-      errors.push(`served as ${essence || "no Content-Type"}, not application/linkset+json`);
+      verdict.must("RFC 9727 §4.2", `served as ${essence || "no Content-Type"}, not application/linkset+json`);
     else if (mediaTypeParameters(contentType).profile !== RFC9727_PROFILE)
-      cautions.push(`no profile="${RFC9727_PROFILE}" parameter`);
-    if (linkset.contexts.length === 0) errors.push("the linkset is empty");
+      verdict.should("RFC 9727 §4.2", `no profile="${RFC9727_PROFILE}" parameter`);
+    if (linkset.contexts.length === 0) verdict.must("RFC 9727 §4.1", "the linkset is empty");
     const relations = linkset.contexts.flatMap((entry) => entry.relations);
     if (!relations.some((relation) => relation.rel === "item" || relation.rel === "service-desc"))
-      errors.push("no `item` or `service-desc` link");
+      verdict.must("RFC 9727 §4.1", "no `item` or `service-desc` link to an API");
     const targets = relations.flatMap((relation) =>
-      relation.targets.map((target) => ({ url: target.resolved, type: target.type ?? null, label: relation.rel })),
+      relation.targets.map((target) => ({
+        url: target.resolved,
+        type: target.type ?? null,
+        label: relation.rel,
+        endpoint: relation.rel === "item",
+        source: "RFC 9727 §4.1",
+      })),
     );
-    const verified = await verifyTargets(context, targets);
-    errors.push(...verified.problems);
+    const note = await verifyTargets(context, targets, verdict);
     const head = await context.trail.request({
       method: "HEAD",
       url: document.response.url,
       headers: { accept: "application/linkset+json" },
     });
-    if (!parseLinkHeader(head.headers.link, head.url).some((link) => link.rels.includes("api-catalog"))) {
-      cautions.push('HEAD does not return Link: rel="api-catalog" (RFC 9727 §2)');
-    }
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(
-      `${linkset.contexts.length} context(s), ${targets.length} link(s); targets resolve with their declared types${verified.note}`,
+    if (!parseLinkHeader(head.headers.link, head.url).some((link) => link.rels.includes("api-catalog")))
+      verdict.should("RFC 9727 §2", 'HEAD does not return Link: rel="api-catalog"');
+    return verdict.outcome(
+      `${linkset.contexts.length} context(s), ${targets.length} link(s); the documents resolve and the APIs answer${note}`,
     );
   },
 });
 
-function catalogProblems(catalog: LoadedAiCatalog, name: string): string[] {
+const AI_CATALOG = "AI Catalog (Agent-Card/ai-catalog)";
+
+function judgeCatalog(catalog: LoadedAiCatalog, name: string, verdict: Verdict): void {
   const { document } = catalog;
-  if (document.state !== "found") return [describeState(document, name)];
+  if (document.state === "missing") return;
+  if (document.state !== "found") {
+    verdict.must(AI_CATALOG, describeState(document, name));
+    return;
+  }
   const type = mediaTypeOf(document.response);
-  const problems: string[] = [];
-  if (!isJsonMediaType(type)) problems.push(`${name} is served as ${type || "no Content-Type"}`);
-  problems.push(...catalog.issues.map((issue) => `${name}: ${issue}`));
-  return problems;
+  if (!isJsonMediaType(type)) verdict.must(AI_CATALOG, `${name} is served as ${type || "no Content-Type"}, not JSON`);
+  for (const issue of catalog.issues) verdict.must(AI_CATALOG, `${name}: ${issue}`);
 }
 
 export const aiCatalog = defineCheck({
@@ -117,7 +153,7 @@ export const aiCatalog = defineCheck({
   severity: "medium",
   profiles: ["api", "agent"],
   remediation:
-    "Serve the same catalog at /.well-known/ard.json and /.well-known/ai-catalog.json: specVersion, host, and entries with urn:air: identifiers and exactly one of url or data, each url resolving with the declared type.",
+    "Serve the same catalog at /.well-known/ard.json and /.well-known/ai-catalog.json: specVersion, host, and entries with urn:air: identifiers and exactly one of url or data, each url resolving.",
   prompt:
     'Publish an AI Catalog (ARD v0.91) at /.well-known/ard.json and byte-identical at /.well-known/ai-catalog.json: {"specVersion":"1.0","host":{"displayName":…},"entries":[{"identifier":"urn:air:<host>:mcp:<name>","type":"application/mcp-server-card+json","url":"…/mcp/server-card","representativeQueries":[…2–5 examples]}]}. Every url must answer 200 with the declared type.',
   specUrls: ["https://github.com/Agent-Card/ai-catalog", "https://agenticresourcediscovery.io/spec/"],
@@ -125,37 +161,38 @@ export const aiCatalog = defineCheck({
     const catalogs = await loadAiCatalogs(context);
     const found = [catalogs.ard, catalogs.aiCatalog].filter((catalog) => catalog.document.state !== "missing");
     if (found.length === 0) return fail("neither /.well-known/ard.json nor /.well-known/ai-catalog.json exists");
-    const errors = [
-      ...catalogProblems(catalogs.ard, "ard.json"),
-      ...catalogProblems(catalogs.aiCatalog, "ai-catalog.json"),
-    ].filter((problem) => !problem.includes("is missing"));
-    const cautions: string[] = [];
+    const verdict = new Verdict();
+    judgeCatalog(catalogs.ard, "ard.json", verdict);
+    judgeCatalog(catalogs.aiCatalog, "ai-catalog.json", verdict);
     if (catalogs.ard.document.state === "missing")
-      cautions.push("no /.well-known/ard.json, which ARD v0.91 consumers fetch first");
+      verdict.should("ARD v0.91", "no /.well-known/ard.json, which ARD v0.91 consumers fetch first");
     if (catalogs.aiCatalog.document.state === "missing")
-      cautions.push("no /.well-known/ai-catalog.json for older consumers");
+      verdict.should(AI_CATALOG, "no /.well-known/ai-catalog.json for older consumers");
     const ardJson = catalogs.ard.document.json;
     const aiJson = catalogs.aiCatalog.document.json;
     if (ardJson?.ok === true && aiJson?.ok === true && !jsonEqual(ardJson.value, aiJson.value))
-      errors.push("ard.json and ai-catalog.json disagree");
+      verdict.should("ARD v0.91", "ard.json and ai-catalog.json disagree, so consumers of each see another catalog");
     const entries = catalogs.ard.catalog !== null ? catalogs.ard.entries : catalogs.aiCatalog.entries;
     const targets = entries.flatMap((entry) =>
       entry.resolvedUrl === null
         ? []
-        : [{ url: entry.resolvedUrl, type: entryMediaType(entry) || null, label: entry.identifier }],
+        : [
+            {
+              url: entry.resolvedUrl,
+              type: entryMediaType(entry) || null,
+              label: entry.identifier,
+              endpoint: false,
+              source: AI_CATALOG,
+            },
+          ],
     );
-    const verified = await verifyTargets(context, targets);
-    errors.push(...verified.problems);
+    const note = await verifyTargets(context, targets, verdict);
     const withoutQueries = catalogs.ard.entries.filter(
       (entry) => (entry.representativeQueries?.length ?? 0) < 2 || (entry.representativeQueries?.length ?? 0) > 5,
     );
     if (withoutQueries.length > 0)
-      cautions.push(`${withoutQueries.length} ARD entr(ies) lack 2–5 representativeQueries`);
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(
-      `ard.json and ai-catalog.json agree; ${entries.length} entr(ies) resolving with their declared types${verified.note}`,
-    );
+      verdict.should("ARD v0.91", `${withoutQueries.length} ARD entr(ies) lack 2–5 representativeQueries`);
+    return verdict.outcome(`${found.length} catalog(s), ${entries.length} entr(ies) that resolve${note}`);
   },
 });
 

@@ -1,5 +1,5 @@
 import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { describeState, targetAnswers } from "../documents/document.ts";
+import { absence, describeState, targetAnswers } from "../documents/document.ts";
 import { sampleBlocker, sampleTargets } from "../documents/sampling.ts";
 import { loadLlmsFull, loadLlmsTxt } from "../documents/site.ts";
 import { describeAnswer, isMarkdownMediaType, mediaTypeOf } from "../parse/media-type.ts";
@@ -115,7 +115,8 @@ export const llmsFull = defineCheck({
   specUrls: [LLMS_SPEC],
   async run(context) {
     const { document, llms } = await loadLlmsFull(context);
-    if (document.state === "missing") return notApplicable("no /llms-full.txt (optional)");
+    const absent = absence(document, "llms-full.txt, which is optional");
+    if (absent !== null) return notApplicable(absent);
     if (llms === null) return fail(describeState(document, "llms-full.txt"));
     const type = mediaTypeOf(document.response);
     if (type !== "text/plain" && !isMarkdownMediaType(type))

@@ -1,11 +1,12 @@
 import { defineCheck, fail, listProblems, pass, warn } from "../check-types.ts";
-import { describeState, fetchDocument, targetAnswers } from "../documents/document.ts";
+import { ACCEPT_HTML, describeState, fetchDocument, targetAnswers } from "../documents/document.ts";
 import { sampleBlocker, sampleTargets, skippedNote } from "../documents/sampling.ts";
 import { loadAgentsMd, loadHome, loadRobots, loadSitemap, ROBOTS_PARSE_LIMIT } from "../documents/site.ts";
 import { formatBytes } from "../fetch/read-body.ts";
+import { isSiteFault } from "../fetch/scan-fetch-error.ts";
 import { htmlLinks } from "../parse/html.ts";
 import { isAgentLink, parseLinkHeader } from "../parse/link-header.ts";
-import { describeAnswer, isMarkdownMediaType, mediaTypeOf } from "../parse/media-type.ts";
+import { describeAnswer, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
 import { parseSitemap } from "../parse/sitemap.ts";
 import { Verdict } from "../verdict.ts";
 
@@ -48,14 +49,18 @@ export const robotsExists = defineCheck({
   },
 });
 
+const SITEMAPS = "https://www.sitemaps.org/protocol.html";
+/** Sitemap URLs fetched to see that they exist: enough to catch a stale sitemap, few enough for the request budget. */
+const MAX_SITEMAP_SAMPLE = 5;
+
 export const sitemapValid = defineCheck({
   id: "robots.sitemap",
-  title: "A valid sitemap with same-host URLs and lastmod",
+  title: "A valid sitemap of same-host URLs that answer",
   category: "discovery",
   severity: "medium",
   profiles: "all",
   remediation:
-    "Publish /sitemap.xml (urlset or sitemapindex, sitemaps.org 0.9 namespace) with same-host <loc> URLs and <lastmod> dates, and name it in robots.txt with a Sitemap: line.",
+    "Publish /sitemap.xml (urlset or sitemapindex, sitemaps.org 0.9 namespace) listing only same-host <loc> URLs that answer 200, with <lastmod> dates, and name it in robots.txt with a Sitemap: line.",
   prompt:
     "Generate /sitemap.xml listing every public page of our site with absolute same-host <loc> URLs and a <lastmod> date each, and add `Sitemap: <absolute URL>` to robots.txt.",
   specUrls: ["https://www.sitemaps.org/protocol.html", "https://www.rfc-editor.org/rfc/rfc9309#name-other-records"],
@@ -63,13 +68,16 @@ export const sitemapValid = defineCheck({
     const { robots } = await loadRobots(context);
     const loaded = await loadSitemap(context, robots);
     if (loaded.document.state !== "found") return fail(describeState(loaded.document, "the sitemap"));
+    const verdict = new Verdict();
     if (loaded.parsed === null || !loaded.parsed.ok)
-      return fail(`the sitemap is not valid: ${loaded.parsed?.ok === false ? loaded.parsed.error : "unreadable"}`);
+      return verdict
+        .must(SITEMAPS, `the sitemap is not valid: ${loaded.parsed?.ok === false ? loaded.parsed.error : "unreadable"}`)
+        .outcome("");
     let { sitemap } = loaded.parsed;
     const sitemapHost = new URL(loaded.document.response.url).host;
     if (sitemap.kind === "sitemapindex") {
       const child = sitemap.entries[0];
-      if (child === undefined) return fail("the sitemap index lists no sitemaps");
+      if (child === undefined) return verdict.must(SITEMAPS, "the sitemap index lists no sitemaps").outcome("");
       const childDocument = await fetchDocument(
         context,
         new URL(child.loc, loaded.document.response.url).href,
@@ -77,23 +85,54 @@ export const sitemapValid = defineCheck({
       );
       const childParsed = childDocument.state === "found" ? parseSitemap(childDocument.response.text) : null;
       if (childParsed === null || !childParsed.ok)
-        return fail(`the first sitemap of the index is not usable (${describeState(childDocument, child.loc)})`);
+        return verdict
+          .must(SITEMAPS, `the first sitemap of the index is not usable (${describeState(childDocument, child.loc)})`)
+          .outcome("");
       sitemap = childParsed.sitemap;
     }
-    if (sitemap.entries.length === 0) return warn("the sitemap lists no URLs");
+    if (sitemap.entries.length === 0) return verdict.should(SITEMAPS, "the sitemap lists no URLs").outcome("");
     const offHost = sitemap.entries.filter(
       (entry) => !URL.canParse(entry.loc) || new URL(entry.loc).host !== sitemapHost,
     );
     if (offHost.length > 0)
-      return fail(
+      verdict.must(
+        `${SITEMAPS}#location`,
         `${offHost.length} sitemap URL(s) are not absolute URLs on ${sitemapHost}, e.g. ${offHost[0]?.loc ?? ""}`,
       );
+    const pages = sitemap.entries.filter((entry) => !offHost.includes(entry));
+    const sample = await sampleTargets(context, pages, {
+      url: (entry) => new URL(entry.loc).href,
+      limit: MAX_SITEMAP_SAMPLE,
+      accept: () => ACCEPT_HTML,
+    });
+    // Only the status counts: an SPA serves every real page with the same shell as a path that does not exist.
+    const dead = sample.answered.filter((result) => !isSuccess(result.response));
+    if (dead.length > 0)
+      verdict.must(
+        `${SITEMAPS}#xmlTagDefinitions`,
+        `${dead.length} of ${sample.answered.length} sampled sitemap URLs do not answer 2xx: ${listProblems(dead.map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`))}`,
+      );
+    for (const { url, error } of sample.failures)
+      if (isSiteFault(error))
+        verdict.must(`${SITEMAPS}#xmlTagDefinitions`, `${new URL(url).pathname}: ${error.message}`);
+    if (!verdict.failing) {
+      const blocker = sampleBlocker({
+        ...sample,
+        failures: sample.failures.filter((item) => !isSiteFault(item.error)),
+      });
+      if (blocker !== null) throw blocker;
+    }
     const withoutLastmod = sitemap.entries.filter((entry) => entry.lastmod === null).length;
     if (withoutLastmod > 0)
-      return warn(`${withoutLastmod} of ${sitemap.entries.length} sitemap URLs have no <lastmod>`);
+      verdict.hint(
+        `${SITEMAPS}#lastmoddef`,
+        `${withoutLastmod} of ${sitemap.entries.length} URLs have no <lastmod>, which crawlers use to schedule visits`,
+      );
     const named =
       loaded.source === "robots" ? "named in robots.txt" : "found at /sitemap.xml (robots.txt does not name it)";
-    return pass(`sitemap ${named}: ${sitemap.entries.length} URLs, all with <lastmod>`);
+    return verdict.outcome(
+      `sitemap ${named}: ${sitemap.entries.length} URLs on ${sitemapHost}; ${sample.answered.length} sampled answer 2xx${skippedNote(sample.skipped.length)}`,
+    );
   },
 });
 

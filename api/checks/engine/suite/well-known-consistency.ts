@@ -12,27 +12,37 @@ import { isRecord, parseJson } from "../parse/json.ts";
 import { isAgentLink, parseLinkHeader } from "../parse/link-header.ts";
 import { describeAnswer, isJsonMediaType, mediaTypeOf } from "../parse/media-type.ts";
 import { entryMediaType, MCP_CARD_MEDIA_TYPE } from "../remote/ai-catalog.ts";
+import { linksetTargets } from "../remote/linkset.ts";
 import { cardIdentity, McpCardV1Schema } from "../remote/mcp-card.ts";
 
 const MAX_ADVERTISED = 12;
 
+/** Who advertises a URL, and whether it names an API endpoint rather than a document. */
+interface Advertiser {
+  by: string;
+  /** An API base (RFC 9727 `item`): APIs rarely answer at their root, so only silence or a 5xx means it is gone. */
+  endpoint: boolean;
+}
+
 /** URLs the discovery documents point at, with who points at them. */
-async function advertisedUrls(context: CheckContext): Promise<Map<string, string>> {
-  const urls = new Map<string, string>();
+async function advertisedUrls(context: CheckContext): Promise<Map<string, Advertiser>> {
+  const urls = new Map<string, Advertiser>();
+  const document = (by: string): Advertiser => ({ by, endpoint: false });
   const { response } = await loadHome(context);
   for (const link of parseLinkHeader(response.headers.link, response.url).filter(isAgentLink))
-    urls.set(link.href, "the Link header");
+    urls.set(link.href, document("the Link header"));
   const { linkset } = await loadApiCatalog(context);
   for (const entry of linkset?.contexts ?? [])
     for (const relation of entry.relations)
-      for (const target of relation.targets) urls.set(target.resolved, "the api-catalog");
+      for (const target of relation.targets)
+        urls.set(target.resolved, { by: "the api-catalog", endpoint: relation.rel === "item" });
   for (const entry of catalogEntries(await loadAiCatalogs(context)))
-    if (entry.resolvedUrl !== null) urls.set(entry.resolvedUrl, "the AI catalog");
+    if (entry.resolvedUrl !== null) urls.set(entry.resolvedUrl, document("the AI catalog"));
   const skills = await loadSkillsIndex(context);
   if (skills.json?.ok === true && isRecord(skills.json.value) && Array.isArray(skills.json.value.skills)) {
     for (const skill of skills.json.value.skills) {
       if (isRecord(skill) && typeof skill.url === "string" && URL.canParse(skill.url, skills.response.url))
-        urls.set(new URL(skill.url, skills.response.url).href, "the skills index");
+        urls.set(new URL(skill.url, skills.response.url).href, document("the skills index"));
     }
   }
   return urls;
@@ -58,20 +68,21 @@ async function mcpDisagreements(context: CheckContext): Promise<string[]> {
   return errors;
 }
 
-/** Every OpenAPI server is an API the api-catalog anchors (RFC 9727 §4.1). */
+/** Every OpenAPI server is an API the api-catalog names, as an anchor or an `item` (RFC 9727 §4.1). */
 async function baseUrlDisagreements(context: CheckContext): Promise<string[]> {
   const { spec } = await findOpenApi(context);
   const { linkset } = await loadApiCatalog(context);
-  const anchors = (linkset?.contexts ?? []).flatMap((entry) =>
-    entry.anchor === null ? [] : [entry.anchor.replace(/\/+$/, "")],
-  );
+  const anchors = [
+    ...(linkset?.contexts ?? []).flatMap((entry) => (entry.anchor === null ? [] : [entry.anchor])),
+    ...(linkset === null ? [] : linksetTargets(linkset, "item").map((target) => target.resolved)),
+  ].map((url) => url.replace(/\/+$/, ""));
   if (spec === null || anchors.length === 0 || !Array.isArray(spec.servers)) return [];
   const servers = spec.servers.flatMap((server) =>
     isRecord(server) && typeof server.url === "string" ? [server.url.replace(/\/+$/, "")] : [],
   );
   return servers
     .filter((url) => !anchors.includes(url))
-    .map((url) => `OpenAPI server ${url} is not an api-catalog anchor`);
+    .map((url) => `OpenAPI server ${url} is not an API the api-catalog lists`);
 }
 
 /** JSON documents that say which service they belong to (`service: {name, version, url}`) must say the same thing. */
@@ -152,10 +163,12 @@ export const wellKnownConsistency = defineCheck({
         sample.answered.map((result) => result.response),
       ),
       ...sample.answered
-        .filter((result) => !targetAnswers(context, result.response))
+        .filter((result) =>
+          result.target[1].endpoint ? result.response.status >= 500 : !targetAnswers(context, result.response),
+        )
         .map(
           (result) =>
-            `${result.target[1]} advertises ${new URL(result.url).pathname}, which answers ${describeAnswer(result.response)}`,
+            `${result.target[1].by} advertises ${new URL(result.url).pathname}, which answers ${describeAnswer(result.response)}`,
         ),
     ];
     if (errors.length > 0) return fail(listProblems(errors));

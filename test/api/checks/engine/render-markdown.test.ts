@@ -8,7 +8,12 @@ const RESULT: ReadinessResult = {
   checked_at: "2026-11-22T10:00:00.000Z",
   duration_ms: 812,
   requests: 31,
-  profile: { inferred: ["content", "docs"], applied: ["content", "docs"], overridden: false },
+  profile: {
+    inferred: ["content", "docs"],
+    applied: ["content", "docs"],
+    overridden: false,
+    reasons: { content: "the homepage is an HTML page", docs: "a documentation generator (Docusaurus v3.5.2)" },
+  },
   score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1 },
   incomplete: false,
   level: {
@@ -85,6 +90,12 @@ describe("renderMarkdownReport", () => {
     expect(markdown.startsWith("# Agent-readiness fixes for https://example.com\n")).toBe(true);
     expect(markdown).toContain("Score: **50/100**");
     expect(markdown).toContain("Level: **1 — Basic Web Presence** (next: 2 — Bot-Aware)");
+  });
+
+  it("says what evidence each profile was inferred from", () => {
+    expect(markdown).toContain(
+      "- Profiles: content, docs (inferred) — content: the homepage is an HTML page; docs: a documentation generator (Docusaurus v3.5.2)",
+    );
   });
 
   it("has one section per failing or warning check, failures first, and none for passes", () => {

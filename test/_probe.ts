@@ -1,0 +1,10 @@
+import { runReadinessCheck } from "../api/checks/engine/run-check.ts";
+import { defineCheckerSettings } from "../api/checks/engine/settings.ts";
+const name = process.argv[2] ?? "agent-ready";
+const mod = await import(`./fixtures/sites/${name}.ts`);
+const start = Object.values(mod).find((value) => typeof value === "function" && String((value as { name: string }).name).startsWith("start")) as () => Promise<{ origin: string; hostPort: string; close(): Promise<void> }>;
+const site = await start();
+const result = await runReadinessCheck({ target: site.origin, settings: defineCheckerSettings({ allowedTargets: [site.hostPort], siteUrl: "https://agent-ready.test" }), lookup: async (h) => { throw new Error(h); } });
+console.log(result.requests, result.duration_ms, result.profile.inferred.join(","), result.score, result.incomplete);
+for (const f of result.findings) console.log(f.status.padEnd(5), f.id.padEnd(24), `${f.requests}/${f.reused} ${f.duration_ms}ms`, f.message.slice(0, 200));
+await site.close();
