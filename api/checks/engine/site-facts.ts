@@ -109,7 +109,7 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
     markdownAlternate,
     safely(async () => (await loadLlmsTxt(context)).llms !== null),
     safely(async () => (await loadLlmsFull(context)).llms !== null),
-    safely(async () => (await findOpenApi(context)).spec !== null),
+    safely(async () => (await findOpenApi(context)).document !== null),
     safely(async () => ((await loadApiCatalog(context)).linkset?.contexts.length ?? 0) > 0),
     safely(async () => jsonFound(await loadAgentsJson(context))),
     safely(async () => jsonFound(await loadProtectedResourceMetadata(context))),

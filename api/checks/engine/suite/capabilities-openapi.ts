@@ -2,12 +2,15 @@ import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass, 
 import { loadAgentsJson } from "../documents/agent-docs.ts";
 import { absence, describeState } from "../documents/document.ts";
 import { ACCEPT_OPENAPI, findOpenApi, parseOpenApiBody } from "../documents/openapi.ts";
+import { openApiSchemaDefects } from "../openapi/schema-defects.ts";
 import { lintOpenApi, operationsOf } from "../openapi-lint.ts";
 import { describeIssues, isRecord } from "../parse/json.ts";
 import { isSuccess } from "../parse/media-type.ts";
 import { WildCardAgentsJsonSchema } from "../remote/agents-json.ts";
+import { Verdict } from "../verdict.ts";
 
 const OPENAPI_SPEC = "https://spec.openapis.org/oas/v3.1.1.html";
+const OAS_FORMAT = "OpenAPI 3.1 §4.3";
 
 export const openApiFound = defineCheck({
   id: "openapi.found",
@@ -22,9 +25,12 @@ export const openApiFound = defineCheck({
   specUrls: [OPENAPI_SPEC, "https://www.rfc-editor.org/rfc/rfc8631", "https://www.rfc-editor.org/rfc/rfc9727"],
   async run(context) {
     const discovery = await findOpenApi(context);
-    if (discovery.spec !== null && discovery.document !== null) {
+    if (discovery.document !== null) {
+      const where = `${new URL(discovery.document.response.url).pathname}, found via ${discovery.source ?? "a common path"}`;
       return pass(
-        `OpenAPI ${String(discovery.spec.openapi ?? discovery.spec.swagger)} at ${new URL(discovery.document.response.url).pathname}, found via ${discovery.source ?? "a common path"}`,
+        discovery.spec === null
+          ? `an OpenAPI document at ${where}; it is not a readable description (see openapi.valid)`
+          : `OpenAPI ${String(discovery.spec.openapi ?? discovery.spec.swagger)} at ${where}`,
       );
     }
     const tried = discovery.attempts.map(
@@ -37,23 +43,29 @@ export const openApiFound = defineCheck({
 
 export const openApiValid = defineCheck({
   id: "openapi.valid",
-  title: "The OpenAPI description is complete enough for agents",
+  title: "The OpenAPI description validates and is complete enough for agents",
   category: "capabilities",
   severity: "high",
   profiles: ["api"],
   remediation:
-    "Use OpenAPI 3.x with info, absolute https servers, a unique operationId and summary per operation, declared securitySchemes, documented 4xx/5xx responses (ideally problem+json) and no broken $ref.",
+    "Make the OpenAPI 3.x description validate against the OpenAPI schema (paths start with /, every response has a description, every type is a JSON Schema type), give every operation a unique operationId and a summary, document error responses (ideally problem+json), declare absolute https servers and every security scheme used, and resolve every local $ref.",
   prompt:
-    "Fix our OpenAPI description: give every operation a unique operationId and a summary, document at least one 4xx response per operation (application/problem+json), declare absolute https `servers`, declare every security scheme used under components.securitySchemes, and resolve every local $ref.",
-  specUrls: [OPENAPI_SPEC],
+    "Fix our OpenAPI description: validate it against the official OpenAPI schema for its version (e.g. with @seriousme/openapi-schema-validator) and fix every error it lists; give every operation a unique operationId and a summary, document at least one 4xx response per operation (application/problem+json), declare absolute https `servers`, declare every security scheme used under components.securitySchemes, and resolve every local $ref.",
+  specUrls: [OPENAPI_SPEC, "https://spec.openapis.org/oas/v3.0.3.html"],
   async run(context) {
-    const { spec } = await findOpenApi(context);
-    if (spec === null) return notApplicable("no OpenAPI description (see openapi.found)");
-    const lint = lintOpenApi(spec, (url) => isSecureOrLocal(context, url));
-    if (lint.errors.length > 0) return fail(listProblems(lint.errors));
-    if (lint.cautions.length > 0) return warn(listProblems(lint.cautions));
-    return pass(
-      `${lint.operations} operation(s), all with operationIds and error responses; servers absolute; no broken $ref`,
+    const { document, spec, unreadable } = await findOpenApi(context);
+    if (document === null) return notApplicable("no OpenAPI description (see openapi.found)");
+    const verdict = new Verdict();
+    const path = new URL(document.response.url).pathname;
+    if (spec === null)
+      return verdict
+        .must(OAS_FORMAT, `${path} is not a readable OpenAPI description: ${unreadable ?? "?"}`)
+        .outcome("");
+    for (const defect of await openApiSchemaDefects(spec))
+      verdict.must(`OpenAPI ${String(spec.openapi ?? spec.swagger)} schema`, defect);
+    const operations = lintOpenApi(spec, (url) => isSecureOrLocal(context, url), verdict);
+    return verdict.outcome(
+      `${path} validates against the OpenAPI ${String(spec.openapi ?? spec.swagger)} schema; ${operations} operation(s) with unique operationIds, declared security and no broken $ref`,
     );
   },
 });
