@@ -1,4 +1,4 @@
-import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass, warn } from "../check-types.ts";
+import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass } from "../check-types.ts";
 import { loadAgentsJson } from "../documents/agent-docs.ts";
 import { absence, describeState } from "../documents/document.ts";
 import { ACCEPT_OPENAPI, findOpenApi, parseOpenApiBody } from "../documents/openapi.ts";

@@ -97,7 +97,9 @@ describe("a site that answers every path with the same JSON", () => {
       expect(statusOf(result, id), id).toBe("fail");
     // An optional surface behind the catch-all is absent: the one root cause is charged to http.soft404 alone.
     expect(statusOf(result, "a2a.card")).toBe("n/a");
-    expect(messageOf(result, "a2a.card")).toMatch(/answers the site's fallback page \(charged once, to http\.soft404\)/);
+    expect(messageOf(result, "a2a.card")).toMatch(
+      /answers the site's fallback page \(charged once, to http\.soft404\)/,
+    );
   });
 });
 
