@@ -13,7 +13,7 @@ import {
   mediaTypeOf,
   mediaTypeParameters,
 } from "../parse/media-type.ts";
-import { entryMediaType } from "../remote/ai-catalog.ts";
+import { AIR_URN_PATTERN, entryMediaType } from "../remote/ai-catalog.ts";
 import { Verdict } from "../verdict.ts";
 
 const RFC9727_PROFILE = "https://www.rfc-editor.org/info/rfc9727";
@@ -27,7 +27,12 @@ interface CatalogTarget {
   endpoint: boolean;
   /** The clause that makes this link's target matter. */
   source: string;
+  /** How much a served Content-Type other than `type` matters, and where that is written. */
+  typeRule: { keyword: "SHOULD" | "HINT"; source: string };
 }
+
+/** RFC 8288 §3.4.1: a link's `type` is a hint about what the target will be. */
+const LINK_TYPE_HINT = { keyword: "HINT", source: "RFC 8288 §3.4.1" } as const;
 
 /** An API's base URL is alive when its server answers at all: APIs rarely serve anything at their root. */
 function endpointAnswers(response: ScanResponse): boolean {
@@ -35,8 +40,8 @@ function endpointAnswers(response: ScanResponse): boolean {
 }
 
 /**
- * Resolves a sample of the targets: a dead document link breaks a MUST, a declared `type` that differs from the served
- * Content-Type is only a hint (RFC 8288 §3.4.1 calls `type` a hint), so it is noted, never failed.
+ * Resolves a sample of the targets: a dead document link breaks a MUST; a declared `type` that differs from the served
+ * Content-Type weighs what its spec says (a hint for links, a SHOULD for AI Catalog entries), and never fails.
  */
 async function verifyTargets(
   context: CheckContext,
@@ -57,8 +62,9 @@ async function verifyTargets(
     const served = mediaTypeOf(response);
     if (!target.endpoint && target.type !== null && mediaTypeEssence(target.type) !== served) {
       context.trail.note(response, `declared ${target.type}, served ${served || "no Content-Type"}`);
-      verdict.hint(
-        "RFC 8288 §3.4.1",
+      verdict.add(
+        target.typeRule.keyword,
+        target.typeRule.source,
         `${target.label} ${path} declares ${mediaTypeEssence(target.type)} but is served as ${served || "nothing"}`,
       );
     }
@@ -116,6 +122,7 @@ export const apiCatalog = defineCheck({
         label: relation.rel,
         endpoint: relation.rel === "item",
         source: "RFC 9727 §4.1",
+        typeRule: LINK_TYPE_HINT,
       })),
     );
     const note = await verifyTargets(context, targets, verdict);
@@ -173,6 +180,12 @@ export const aiCatalog = defineCheck({
     if (ardJson?.ok === true && aiJson?.ok === true && !jsonEqual(ardJson.value, aiJson.value))
       verdict.should("ARD v0.91", "ard.json and ai-catalog.json disagree, so consumers of each see another catalog");
     const entries = catalogs.ard.catalog !== null ? catalogs.ard.entries : catalogs.aiCatalog.entries;
+    for (const entry of entries) {
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(entry.identifier))
+        verdict.should(`${AI_CATALOG} §Catalog Entry`, `identifier "${entry.identifier}" is neither a URN nor a URI`);
+      else if (!AIR_URN_PATTERN.test(entry.identifier))
+        verdict.hint("ARD v0.91 / ADR 0015", `identifier ${entry.identifier} is not a domain-anchored urn:air: name`);
+    }
     const targets = entries.flatMap((entry) =>
       entry.resolvedUrl === null
         ? []
@@ -183,6 +196,7 @@ export const aiCatalog = defineCheck({
               label: entry.identifier,
               endpoint: false,
               source: AI_CATALOG,
+              typeRule: { keyword: "SHOULD" as const, source: `${AI_CATALOG} §Catalog Entry` },
             },
           ],
     );

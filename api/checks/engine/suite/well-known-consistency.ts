@@ -120,7 +120,7 @@ async function nameCautions(context: CheckContext): Promise<string[]> {
   const { spec } = await findOpenApi(context);
   const cards = foundCards(await loadMcpCards(context));
   const names = [
-    ard.catalog?.host.displayName ?? aiCatalog.catalog?.host.displayName,
+    ard.catalog?.host?.displayName ?? aiCatalog.catalog?.host?.displayName,
     (await loadLlmsTxt(context)).llms?.title ?? undefined,
     spec !== null && isRecord(spec.info) && typeof spec.info.title === "string" ? spec.info.title : undefined,
     cards.map((card) => McpCardV1Schema.safeParse(card.card)).find((parsed) => parsed.success)?.data?.title,
