@@ -72,9 +72,7 @@ async function verifyTargets(
   for (const { target, error } of sample.failures)
     if (isSiteFault(error))
       verdict.must(target.source, `${target.label} ${new URL(target.url).pathname}: ${error.message}`);
-  const blocker = verdict.failing
-    ? null
-    : sampleBlocker({ ...sample, failures: sample.failures.filter((failure) => !isSiteFault(failure.error)) });
+  const blocker = verdict.failing ? null : sampleBlocker(sample);
   if (blocker !== null) throw blocker;
   const total = new Set(targets.map((target) => target.url)).size;
   return sample.answered.length < total ? ` (checked ${sample.answered.length} of ${total} targets)` : "";

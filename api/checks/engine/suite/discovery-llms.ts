@@ -1,6 +1,6 @@
 import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
 import { absence, describeState, targetAnswers } from "../documents/document.ts";
-import { sampleBlocker, sampleTargets } from "../documents/sampling.ts";
+import { deadFailures, sampleBlocker, sampleTargets } from "../documents/sampling.ts";
 import { loadLlmsFull, loadLlmsTxt } from "../documents/site.ts";
 import { describeAnswer, isMarkdownMediaType, mediaTypeOf } from "../parse/media-type.ts";
 
@@ -85,10 +85,15 @@ export const llmsLinksResolve = defineCheck({
       ...urls.filter((url) => new URL(url).origin !== context.target.origin),
     ];
     const sample = await sampleTargets(context, ordered, { url: (url) => url, limit: MAX_LINKS });
-    const checked = sample.answered.length;
-    const dead = sample.answered.filter((result) => !targetAnswers(context, result.response));
+    const dead = [
+      ...sample.answered
+        .filter((result) => !targetAnswers(context, result.response))
+        .map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`),
+      ...deadFailures(sample),
+    ];
+    const checked = sample.answered.length + deadFailures(sample).length;
     if (dead.length > 0) {
-      const message = `${dead.length} of ${checked} checked links are dead: ${listProblems(dead.map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`))}`;
+      const message = `${dead.length} of ${checked} checked links are dead: ${listProblems(dead)}`;
       return (checked - dead.length) / checked >= 0.95 ? warn(message) : fail(message);
     }
     const blocker = sampleBlocker(sample);

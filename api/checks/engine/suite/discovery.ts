@@ -1,6 +1,6 @@
 import { defineCheck, fail, listProblems, pass, warn } from "../check-types.ts";
 import { ACCEPT_HTML, describeState, fetchDocument, targetAnswers } from "../documents/document.ts";
-import { sampleBlocker, sampleTargets, skippedNote } from "../documents/sampling.ts";
+import { deadFailures, sampleBlocker, sampleTargets, skippedNote } from "../documents/sampling.ts";
 import { loadAgentsMd, loadHome, loadRobots, loadSitemap, ROBOTS_PARSE_LIMIT } from "../documents/site.ts";
 import { formatBytes } from "../fetch/read-body.ts";
 import { isSiteFault } from "../fetch/scan-fetch-error.ts";
@@ -116,10 +116,7 @@ export const sitemapValid = defineCheck({
       if (isSiteFault(error))
         verdict.must(`${SITEMAPS}#xmlTagDefinitions`, `${new URL(url).pathname}: ${error.message}`);
     if (!verdict.failing) {
-      const blocker = sampleBlocker({
-        ...sample,
-        failures: sample.failures.filter((item) => !isSiteFault(item.error)),
-      });
+      const blocker = sampleBlocker(sample);
       if (blocker !== null) throw blocker;
     }
     const withoutLastmod = sitemap.entries.filter((entry) => entry.lastmod === null).length;
@@ -163,11 +160,13 @@ export const linkHeaders = defineCheck({
         `the Link header has no agent-useful relation (found: ${[...new Set(links.flatMap((link) => link.rels))].join(", ")})`,
       );
     const sample = await sampleTargets(context, useful, { url: (link) => link.href, limit: MAX_TARGETS });
-    const dead = sample.answered.filter((result) => !targetAnswers(context, result.response));
-    if (dead.length > 0)
-      return fail(
-        `Link targets do not resolve: ${listProblems(dead.map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`))}`,
-      );
+    const dead = [
+      ...sample.answered
+        .filter((result) => !targetAnswers(context, result.response))
+        .map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`),
+      ...deadFailures(sample),
+    ];
+    if (dead.length > 0) return fail(`Link targets do not resolve: ${listProblems(dead)}`);
     const blocker = sampleBlocker(sample);
     if (blocker !== null) throw blocker;
     const rels = [...new Set(useful.flatMap((link) => link.rels.filter((rel) => rel !== "")))];

@@ -5,7 +5,7 @@ import { targetAnswers } from "../documents/document.ts";
 import { discoveryInventory } from "../documents/inventory.ts";
 import { foundCards, loadMcpCards } from "../documents/mcp.ts";
 import { findOpenApi } from "../documents/openapi.ts";
-import { sampleBlocker, sampleTargets } from "../documents/sampling.ts";
+import { deadFailures, sampleBlocker, sampleTargets } from "../documents/sampling.ts";
 import { loadHome, loadLlmsTxt } from "../documents/site.ts";
 import type { ScanResponse } from "../fetch/fetcher.ts";
 import { isRecord, parseJson } from "../parse/json.ts";
@@ -170,6 +170,7 @@ export const wellKnownConsistency = defineCheck({
           (result) =>
             `${result.target[1].by} advertises ${new URL(result.url).pathname}, which answers ${describeAnswer(result.response)}`,
         ),
+      ...deadFailures(sample).map((dead) => `an advertised URL does not answer: ${dead}`),
     ];
     if (errors.length > 0) return fail(listProblems(errors));
     const blocker = sampleBlocker(sample);
