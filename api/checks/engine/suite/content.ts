@@ -16,13 +16,20 @@ async function negotiated(
   context: CheckContext,
   url: string,
   accept: string,
-): Promise<{ url: string; response: ScanResponse; problem: string | null; caution: string | null }> {
+): Promise<{ url: string; response: ScanResponse; problem: string | null; caution: string | null; page?: false }> {
   const response = await context.trail.request({ url, headers: { accept }, exact: true });
   const path = new URL(url).pathname;
   const type = mediaTypeOf(response);
+  const sampled = url !== context.target.root.href;
+  // A sampled link that is dead says nothing about negotiation (link checks judge dead links).
+  if (sampled && (response.status === 404 || response.status === 410))
+    return { url, response, problem: null, caution: null, page: false };
   if (!isSuccess(response))
     return { url, response, problem: `${path} answers ${response.status} to Accept: ${accept}`, caution: null };
   const html = bodyLooksLikeHtml(response.text) || type === "text/html";
+  // A sampled link that turns out to be a document (JSON, an image…) is not a page: it says nothing about negotiation.
+  if (sampled && !html && !isMarkdownMediaType(type) && type !== "")
+    return { url, response, problem: null, caution: null, page: false };
   if (!isMarkdownMediaType(type) || html)
     return {
       url,
@@ -61,7 +68,10 @@ export const markdownNegotiation = defineCheck({
     const cautions = results.flatMap((result) => (result.caution === null ? [] : [result.caution]));
     if (cautions.length > 0) return warn(listProblems(cautions));
     return pass(
-      `${results.map((result) => new URL(result.url).pathname).join(" and ")} negotiate Markdown with Vary: Accept`,
+      `${results
+        .filter((result) => result.page !== false)
+        .map((result) => new URL(result.url).pathname)
+        .join(" and ")} negotiate Markdown with Vary: Accept`,
     );
   },
 });

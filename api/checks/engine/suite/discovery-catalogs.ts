@@ -137,11 +137,11 @@ export const apiCatalog = defineCheck({
   },
 });
 
-const AI_CATALOG = "AI Catalog (Agent-Card/ai-catalog)";
+const AI_CATALOG = "AI Catalog spec";
 
 function judgeCatalog(catalog: LoadedAiCatalog, name: string, verdict: Verdict): void {
   const { document } = catalog;
-  if (document.state === "missing") return;
+  if (document.state === "missing" || document.state === "fallback") return;
   if (document.state !== "found") {
     verdict.must(AI_CATALOG, describeState(document, name));
     return;
@@ -164,14 +164,19 @@ export const aiCatalog = defineCheck({
   specUrls: ["https://github.com/Agent-Card/ai-catalog", "https://agenticresourcediscovery.io/spec/"],
   async run(context) {
     const catalogs = await loadAiCatalogs(context);
-    const found = [catalogs.ard, catalogs.aiCatalog].filter((catalog) => catalog.document.state !== "missing");
-    if (found.length === 0) return fail("neither /.well-known/ard.json nor /.well-known/ai-catalog.json exists");
+    const found = [catalogs.ard, catalogs.aiCatalog].filter(
+      (catalog) => catalog.document.state !== "missing" && catalog.document.state !== "fallback",
+    );
+    if (found.length === 0) {
+      const fallback = catalogs.ard.document.state === "fallback" ? " (both answer the site's fallback page)" : "";
+      return fail(`neither /.well-known/ard.json nor /.well-known/ai-catalog.json exists${fallback}`);
+    }
     const verdict = new Verdict();
     judgeCatalog(catalogs.ard, "ard.json", verdict);
     judgeCatalog(catalogs.aiCatalog, "ai-catalog.json", verdict);
-    if (catalogs.ard.document.state === "missing")
+    if (!found.includes(catalogs.ard))
       verdict.should("ARD v0.91", "no /.well-known/ard.json, which ARD v0.91 consumers fetch first");
-    if (catalogs.aiCatalog.document.state === "missing")
+    if (!found.includes(catalogs.aiCatalog))
       verdict.should(AI_CATALOG, "no /.well-known/ai-catalog.json for older consumers");
     const ardJson = catalogs.ard.document.json;
     const aiJson = catalogs.aiCatalog.document.json;

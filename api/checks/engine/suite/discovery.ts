@@ -26,7 +26,10 @@ export const robotsExists = defineCheck({
     if (robots === null) return fail(describeState(document, "robots.txt"));
     const verdict = new Verdict();
     if (response.fault !== null)
-      verdict.must("RFC 9309 §2.5", `robots.txt ${response.fault.message.replace(/^\S+ /, "")}`);
+      verdict.must(
+        "RFC 9309 §2.5",
+        `robots.txt ${response.fault.message.replace(/^\S+ /, "")}, and crawlers need parse only the first 500 KiB`,
+      );
     else if (response.body.length > ROBOTS_PARSE_LIMIT)
       verdict.should(
         "RFC 9309 §2.5",
