@@ -22,6 +22,10 @@ export interface CheckDefinition {
   /** Stable across suite versions; never reused for a different rule. */
   id: string;
   title: string;
+  /** What the check fetches from the site, in a few words (the catalogue page's "Requests" column). */
+  fetches: string;
+  /** What passes, and what warns, in a sentence (the catalogue page's "Passes when" column). */
+  passes: string;
   category: CheckCategory;
   severity: Severity;
   /** The profiles a check is meant for; anything else makes it `n/a`. */

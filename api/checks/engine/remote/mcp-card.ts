@@ -58,7 +58,8 @@ export function cardIdentity(card: unknown): McpCardIdentity {
   const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
   return {
     name: text(card.name) ?? text(serverInfo.name),
-    version: text(card.version) ?? text(serverInfo.version),
+    // SEP-1649 cards carry the card format's own "version" beside serverInfo.version, the server's.
+    version: text(serverInfo.version) ?? text(card.version),
     runtimeName: text(serverInfo.name),
   };
 }

@@ -9,6 +9,8 @@ const APP_SHELL =
 
 export const serverRendered = defineCheck({
   id: "page.ssr",
+  fetches: "raw HTML of `/`",
+  passes: "the main content is present without JavaScript",
   title: "The homepage's content is in the HTML, without JavaScript",
   category: "content",
   severity: "high",
@@ -34,6 +36,8 @@ export const serverRendered = defineCheck({
 
 export const pageMeta = defineCheck({
   id: "page.meta",
+  fetches: "the homepage `<head>`",
+  passes: "title, meta description, canonical link, `lang`",
   title: "Title, description, canonical URL and language are declared",
   category: "content",
   severity: "low",
@@ -60,6 +64,8 @@ export const pageMeta = defineCheck({
 
 export const structuredData = defineCheck({
   id: "page.jsonld",
+  fetches: "JSON-LD in the homepage",
+  passes: "parses; schema.org context; Organization or WebSite",
   title: "JSON-LD describes the site (schema.org)",
   category: "content",
   severity: "low",
@@ -114,6 +120,8 @@ async function freshnessSignals(
 
 export const freshness = defineCheck({
   id: "freshness",
+  fetches: "sitemap `lastmod`, `Last-Modified`, JSON-LD dates",
+  passes: 'signals exist, are plausible, and are not all "now"',
   title: "Content carries plausible modification dates",
   category: "content",
   severity: "low",

@@ -1,0 +1,146 @@
+import type { CheckDefinition } from "../../api/checks/engine/check-types.ts";
+import { COUNTERPARTS, UNMATCHED } from "../../api/checks/engine/suite/counterparts.ts";
+import { CATEGORY_TITLES, SUITE_VERSION } from "../../api/checks/engine/suite/registry.ts";
+import { CheckCategorySchema, type CheckStatus, CheckStatusSchema } from "../../src/schemas/report.ts";
+
+/** One corpus site as the page shows it: what it is, and the verdicts expected and got for each check. */
+export interface CorpusOutcome {
+  name: string;
+  summary: string;
+  profiles: readonly string[];
+  verdicts: ReadonlyArray<{ id: string; expected: CheckStatus | undefined; got: CheckStatus }>;
+}
+
+const STATUSES = CheckStatusSchema.options;
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+function checkTables(suite: readonly CheckDefinition[]): string[] {
+  const lines: string[] = [];
+  for (const category of CheckCategorySchema.options) {
+    const checks = suite.filter((check) => check.category === category);
+    if (checks.length === 0) continue;
+    lines.push(`## ${CATEGORY_TITLES[category]} (\`${category}\`)`, "");
+    lines.push("| Id | Title | Requests | Passes when | Severity | Profiles |", "|---|---|---|---|---|---|");
+    for (const check of checks) {
+      const profiles = check.profiles === "all" ? "all" : check.profiles.join(", ");
+      lines.push(
+        `| \`${check.id}\` | ${cell(check.title)} | ${cell(check.fetches)} | ${cell(check.passes)} | ${check.severity} | ${profiles} |`,
+      );
+    }
+    lines.push("");
+  }
+  return lines;
+}
+
+function counterpartTables(suite: readonly CheckDefinition[]): string[] {
+  const lines = [
+    "## Counterparts in other scanners",
+    "",
+    "Where a check answers the same question as a check of Cloudflare's isitagentready or an audit of Lighthouse's",
+    "Agentic Browsing category, so a report of ours can be read next to theirs.",
+    "",
+    "| Check | Cloudflare isitagentready | Lighthouse |",
+    "|---|---|---|",
+  ];
+  for (const check of suite) {
+    const counterpart = COUNTERPARTS[check.id];
+    if (counterpart === undefined) continue;
+    const name = (id: string | undefined): string => (id === undefined ? "–" : `\`${id}\``);
+    lines.push(`| \`${check.id}\` | ${name(counterpart.cloudflare)} | ${name(counterpart.lighthouse)} |`);
+  }
+  lines.push(
+    "",
+    "Their checks and audits that no check here answers, and why:",
+    "",
+    "| Scanner | Id | Why |",
+    "|---|---|---|",
+  );
+  for (const entry of UNMATCHED)
+    lines.push(
+      `| ${entry.scanner === "cloudflare" ? "Cloudflare" : "Lighthouse"} | \`${entry.id}\` | ${cell(entry.reason)} |`,
+    );
+  lines.push("");
+  return lines;
+}
+
+function corpusTables(outcomes: readonly CorpusOutcome[]): string[] {
+  const lines = [
+    "## The corpus that proves the verdicts",
+    "",
+    `Every check is run on ${outcomes.length} fixture sites built from real public files (a blog, an SPA, a docs site,`,
+    "an API with OAuth, an MCP server, a shop, plausible-but-broken variants, sites on older spec generations, and a",
+    "hostile one), each with the verdict a careful reader expects from every check. The test suite fails on any",
+    "disagreement. The sites and the sources of their files are in `test/fixtures/sites/`.",
+    "",
+    "Per site, expected verdicts that the checker gave, out of those expected:",
+    "",
+    `| Site | What it is | Profiles | ${STATUSES.join(" | ")} | Disagreements |`,
+    `|---|---|---|${STATUSES.map(() => "---").join("|")}|---|`,
+  ];
+  const matrix = new Map<string, number>();
+  for (const outcome of outcomes) {
+    const counts = STATUSES.map((status) => {
+      const expected = outcome.verdicts.filter((verdict) => verdict.expected === status);
+      const agreed = expected.filter((verdict) => verdict.got === status);
+      return expected.length === 0 ? "–" : `${agreed.length}/${expected.length}`;
+    });
+    const disagreements = outcome.verdicts.filter((verdict) => verdict.expected !== verdict.got).length;
+    for (const verdict of outcome.verdicts) {
+      const key = `${verdict.expected ?? "none"}→${verdict.got}`;
+      matrix.set(key, (matrix.get(key) ?? 0) + 1);
+    }
+    lines.push(
+      `| \`${outcome.name}\` | ${cell(outcome.summary)} | ${outcome.profiles.join(", ") || "none"} | ${counts.join(" | ")} | ${disagreements} |`,
+    );
+  }
+  lines.push("", "All sites together, expected (rows) against got (columns):", "");
+  lines.push(`| expected \\ got | ${STATUSES.join(" | ")} |`, `|---|${STATUSES.map(() => "---").join("|")}|`);
+  for (const expected of STATUSES)
+    lines.push(`| ${expected} | ${STATUSES.map((got) => matrix.get(`${expected}→${got}`) ?? 0).join(" | ")} |`);
+  lines.push("");
+  return lines;
+}
+
+/**
+ * The body of content/docs/checks/catalogue.md, from the suite itself (ids, titles, what each fetches and passes on,
+ * severities, profiles), the counterparts table, and the corpus run's confusion table.
+ */
+export function renderCatalogue(suite: readonly CheckDefinition[], outcomes: readonly CorpusOutcome[]): string {
+  const lines = [
+    "<!-- Generated by `npm run catalogue` from the check suite and the corpus; edit the checks, not this page. -->",
+    "",
+    `This is suite **${SUITE_VERSION}**: ${suite.length} checks. The suite is versioned and frozen: a check's id and pass`,
+    "criteria do not change within a suite version, so two reports of the same suite version are comparable. Every",
+    "report names its suite version. When a specification moves (the MCP server card and the Agent Skills index both",
+    'changed location in 2026), the checker probes every generation and reports an older one as `warn` ("outdated',
+    'shape"), never as missing; a location that fails never stops the probe of the others.',
+    "",
+    "A check fails when the site breaks a MUST of the specification it rests on, warns on a missed SHOULD, and only",
+    "notes a MAY or a hint; each finding cites the clause. What the site does wrong is `fail` (an oversize body, a",
+    "decompression bomb, a redirect loop or to a private address, text that is not UTF-8, a page that never finishes);",
+    "`error` is kept for the scanner's own trouble (its time or request budget, a `429`).",
+    "",
+    "Severity: **critical** (an agent cannot proceed), **high**, **medium**, **low**, **info** (reported, never",
+    "scored). Profiles: `all`, or the list of profiles the check applies to ([Profiles](/docs/checks#profiles)).",
+    "",
+    ...checkTables(suite),
+    ...counterpartTables(suite),
+    ...corpusTables(outcomes),
+    "## Our own site",
+    "",
+    "AgentReady runs this suite against itself in its tests and must score full marks on every check that applies",
+    "to it.",
+    "",
+  ];
+  return lines.join("\n");
+}
+
+/** Keeps the page's frontmatter (its version on record) and replaces the body. */
+export function replaceBody(page: string, body: string): string {
+  const match = /^---\n[\s\S]*?\n---\n/.exec(page);
+  if (match === null) throw new Error("the catalogue page has no frontmatter");
+  return `${match[0]}${body}`;
+}
