@@ -22,6 +22,9 @@ export default defineConfig({
   security: { checkOrigin: false },
   vite: {
     logLevel: "warn",
+    // Astro inlines a small <script> into the page; our CSP allows script files only (plus one hashed
+    // theme script), so every script is written to `_astro/` as a file.
+    build: { assetsInlineLimit: 0 },
     define: {
       __BUILD_CONTEXT__: JSON.stringify({
         contentRoot: process.cwd(),

@@ -1,18 +1,24 @@
-import type { z } from "zod";
 import type { Content } from "../src/content/model.ts";
+import type { AgentOperations } from "./agents/operations.ts";
 import type { AgentService } from "./agents/service.ts";
-import type { CheckPayments } from "./checks/payments.ts";
-import type { ChecksService } from "./checks/service.ts";
+import type { CheckOperations } from "./checks/operations.ts";
+import type { CheckServices } from "./checks/services.ts";
 import type { Database } from "./db/database.ts";
+import type { MailOutbox } from "./mail/outbox.ts";
+import type { PaymentsGateway } from "./payments/stripe-client.ts";
+import type { PaymentWebhooks } from "./payments/webhooks.ts";
 import type { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
 import type { RateLimiter } from "./platform/limits/rate-limiter.ts";
+import type { OperationDeps } from "./platform/operations/prepare-call.ts";
 import type { SecretRing } from "./platform/secret-ring.ts";
 import type { ServiceStateMonitor } from "./platform/state/service-state.ts";
-import type { CommerceServices } from "./store/services.ts";
+import type { StoreOperations } from "./store/operations.ts";
+import type { StoreServices } from "./store/services.ts";
+import type { WaitlistOperations } from "./waitlists/operations.ts";
 import type { WaitlistService } from "./waitlists/service.ts";
 
-/** Everything the routes call; built by `composeServices` (api/compose.ts). */
-export interface AppServices {
+/** Every service and operation of the running app; built by `composeServices` (api/compose.ts). */
+export interface AppServices extends CheckServices {
   content: Content;
   database: Database;
   monitor: ServiceStateMonitor;
@@ -20,17 +26,21 @@ export interface AppServices {
   agents: AgentService;
   tokenOwners: TokenOwnerCache;
   waitlist: WaitlistService;
-  checks: ChecksService;
-  /** Paying for a report: a client secret for agents, a hosted page for people. */
-  checkPayments: CheckPayments;
-  /** The agent survey's body schema, generated from content/surveys/agent.yaml. */
-  surveySchema: z.ZodType<{ survey_version: string; answers: Record<string, unknown> }>;
   /** Read once at start: after `admin secret rotate`, every instance must restart to use the new key. */
   secrets: SecretRing;
   now: () => Date;
-  /** Payments (null without STRIPE_SECRET_KEY), the payment webhook dispatcher, the mail outbox, the store. */
-  payments: CommerceServices["payments"];
-  webhooks: CommerceServices["webhooks"];
-  mail: CommerceServices["mail"];
-  store: CommerceServices["store"];
+  /** `null` without STRIPE_SECRET_KEY. */
+  payments: PaymentsGateway | null;
+  webhooks: PaymentWebhooks;
+  mail: MailOutbox;
+  store: StoreServices;
+  /** Each feature's operations: the work the HTTP routes, MCP tools and page forms share. */
+  operations: {
+    agents: AgentOperations;
+    checks: CheckOperations;
+    store: StoreOperations;
+    waitlists: WaitlistOperations;
+  };
+  /** What every operation's pipeline needs (token lookup, limits, state, body schemas). */
+  operationDeps: OperationDeps;
 }

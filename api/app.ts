@@ -1,30 +1,43 @@
 import { H3, type H3Event, type HTTPError } from "h3";
+import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
 import { CORS_HEADERS } from "../src/lib/manifest.ts";
-import { registerAgentRoutes } from "./agents/routes.ts";
+import { agentRoutes } from "./agents/routes.ts";
+import { agentTools } from "./agents/tools.ts";
 import type { AppServices } from "./app-services.ts";
-import { registerCheckRoutes } from "./checks/routes.ts";
+import { checkRoutes } from "./checks/routes.ts";
+import { checkTools } from "./checks/tools.ts";
+import type { Config } from "./config.ts";
 import { isUnavailableError } from "./db/database.ts";
-import { registerMcpRoutes } from "./mcp/routes.ts";
-import { registerPaymentWebhookRoutes } from "./payments/webhook-route.ts";
+import { agentStandingHotRoute } from "./fast-path/agent-standing.ts";
+import type { HotRoute } from "./fast-path/hot-routes.ts";
+import { staticFileRoutes } from "./fast-path/static-files.ts";
+import { ToolCatalogue } from "./mcp/catalogue.ts";
+import { contentTools } from "./mcp/content-tools.ts";
+import { mcpRoutes } from "./mcp/routes.ts";
+import { pageServicesFor } from "./page-services.ts";
+import { paymentWebhookRoute } from "./payments/webhook-route.ts";
 import { logRequestLine } from "./platform/access-log.ts";
 import { clientAddress } from "./platform/http/client.ts";
 import { isComplete } from "./platform/http/complete-response.ts";
 import { documentHeadersFor } from "./platform/http/document-headers.ts";
 import { requestIdOf } from "./platform/http/request-id.ts";
+import { rememberLimits } from "./platform/http/request-limits.ts";
 import { isStaticRequest } from "./platform/http/static-request.ts";
-import { enforceRateLimit, rememberLimits } from "./platform/limits/enforce.ts";
+import { enforceRateLimit } from "./platform/limits/enforce.ts";
 import type { Logger } from "./platform/log.ts";
+import { type HttpRoute, registerOperationRoutes } from "./platform/operations/http-routes.ts";
 import { ApiProblem, problemResponse } from "./platform/problem.ts";
-import type { AppConfig, RouteDeps } from "./platform/route-deps.ts";
 import type { AstroHandler } from "./site/astro-handler.ts";
-import { registerHealthRoutes } from "./site/health-routes.ts";
 import { liveDiscovery } from "./site/live-discovery.ts";
 import { registerPageRoutes } from "./site/page-routes.ts";
-import { registerServiceRoutes } from "./site/service-routes.ts";
+import { serviceRoutes } from "./site/service-routes.ts";
 import type { SiteFiles } from "./site/site-files.ts";
 import { registerStaticRoutes } from "./site/static-routes.ts";
-import { registerStoreRoutes } from "./store/routes.ts";
-import { registerWaitlistRoutes } from "./waitlists/routes.ts";
+import { storeRoutes } from "./store/routes.ts";
+import { waitlistRoutes } from "./waitlists/routes.ts";
+import { waitlistTools } from "./waitlists/tools.ts";
+
+export type AppConfig = Pick<Config, "siteUrl" | "docsUrl" | "bodyLimitBytes" | "trustProxy" | "stripe">;
 
 export interface AppDeps {
   config: AppConfig;
@@ -69,18 +82,18 @@ export function createApp(deps: AppDeps): H3 {
       return errorToResponse(error, event, deps);
     },
   });
-  const routeDeps: RouteDeps = { config: deps.config, services: deps.services, log: deps.log };
   app.options("/**", () => new Response(null, { status: 204, headers: preflightHeaders() }));
-  registerHealthRoutes(app);
-  registerServiceRoutes(app, routeDeps);
-  registerAgentRoutes(app, routeDeps);
-  registerWaitlistRoutes(app, routeDeps);
-  registerCheckRoutes(app, routeDeps);
-  registerStoreRoutes(app, routeDeps);
-  registerPaymentWebhookRoutes(app, routeDeps);
-  registerMcpRoutes(app, routeDeps);
-  if (deps.pages) registerPageRoutes(app, routeDeps, deps.pages);
-  const discovery = { content: deps.services.content, siteUrl: deps.config.siteUrl, docsUrl: deps.config.docsUrl };
+  const { config, services } = deps;
+  registerOperationRoutes(app, operationRoutes(deps), {
+    ...services.operationDeps,
+    bodyLimitBytes: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+  });
+  if (deps.pages) {
+    const pageServices = (address: string) => pageServicesFor(services, address);
+    registerPageRoutes(app, { config, log: deps.log, pageServices }, deps.pages);
+  }
+  const discovery = { content: services.content, siteUrl: config.siteUrl, docsUrl: config.docsUrl };
   const extras = {
     openapi: deps.site?.routes.has("/openapi.json") ?? false,
     mcpCard: deps.site?.routes.has("/.well-known/mcp/server-card.json") ?? false,
@@ -88,14 +101,50 @@ export function createApp(deps: AppDeps): H3 {
   // Static routes last: their catch-all answers everything no other route took.
   registerStaticRoutes(app, {
     site: deps.site,
-    live: liveDiscovery(discovery, deps.services, extras),
+    live: liveDiscovery(discovery, services.monitor, extras),
     countApiMiss: async (event) =>
       rememberLimits(
         event,
-        await enforceRateLimit(deps.services.limiter, "api-misses", clientAddress(event, deps.config.trustProxy)),
+        await enforceRateLimit(services.limiter, "api-misses", clientAddress(event, config.trustProxy)),
       ),
   });
   return app;
+}
+
+/**
+ * Every operation the server answers (the static build serves the rest): each feature's routes, built
+ * from the registry. The one place that gathers them, with the MCP tools each feature exports.
+ */
+export function operationRoutes({ config, services, log }: Pick<AppDeps, "config" | "services" | "log">): HttpRoute[] {
+  const { operations, operationDeps, content } = services;
+  const catalogue = new ToolCatalogue([
+    ...contentTools(content),
+    ...checkTools(operations.checks, operationDeps.bodySchemas),
+    ...agentTools(operations.agents, operationDeps.bodySchemas),
+    ...waitlistTools(operations.waitlists, operationDeps.bodySchemas),
+  ]);
+  const site = { content, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt: services.now().toISOString() };
+  return [
+    ...serviceRoutes(services.monitor, content.service, currentPolicyVersions(content)),
+    ...agentRoutes(operations.agents, services.agents),
+    ...waitlistRoutes(operations.waitlists),
+    ...checkRoutes(operations.checks, services.checks),
+    ...storeRoutes(operations.store),
+    paymentWebhookRoute(services.payments, services.webhooks),
+    ...mcpRoutes({ catalogue, site, monitor: services.monitor, operations: operationDeps, log }),
+  ];
+}
+
+/** The fast path's routes (api/fast-path/README.md), answered on node:http ahead of this app. */
+export function hotRoutesFor(services: AppServices, site: SiteFiles | null, log: Logger): Map<string, HotRoute> {
+  const standing = agentStandingHotRoute({
+    monitor: services.monitor,
+    tokenOwners: services.tokenOwners,
+    standingJson: (owner) => services.agents.standingJson(owner),
+    service: services.content.service,
+    log,
+  });
+  return new Map([...(site ? staticFileRoutes(site, log) : []), standing]);
 }
 
 function preflightHeaders(): Headers {

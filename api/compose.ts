@@ -1,13 +1,23 @@
 import { getContent } from "../src/content/load-content.ts";
-import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
-import { buildAgentSurveySchema } from "../src/schemas/requests/agent-survey.ts";
+import type { Content } from "../src/content/model.ts";
+import { withSiteUrls } from "../src/content/site-placeholders.ts";
+import { requestSchemas } from "../src/lib/json-schemas.ts";
+import { agentOperations } from "./agents/operations.ts";
 import { AgentService } from "./agents/service.ts";
+import { findTokenOwner } from "./agents/sql.ts";
 import type { AppServices } from "./app-services.ts";
+import { checkOperations } from "./checks/operations.ts";
 import type { ChecksService } from "./checks/service.ts";
-import { createCheckServices } from "./checks/services.ts";
+import { checkMailDeps, checkWebhooks, createCheckServices } from "./checks/services.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
+import type { Sql } from "./db/sql.ts";
+import { MailOutbox } from "./mail/outbox.ts";
+import { createSmtpTransport } from "./mail/transport.ts";
+import { mailTemplates } from "./mail-templates.ts";
+import { paymentsGatewayFor } from "./payments/stripe-client.ts";
+import { PaymentWebhooks } from "./payments/webhooks.ts";
 import { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
 import {
   DatabaseRateLimitStore,
@@ -16,10 +26,14 @@ import {
   ratePolicies,
 } from "./platform/limits/rate-limiter.ts";
 import type { Logger } from "./platform/log.ts";
-import { loadSecretRing } from "./platform/secret-ring.ts";
+import { loadSecretRing, type SecretRing } from "./platform/secret-ring.ts";
 import { ServiceStateMonitor } from "./platform/state/service-state.ts";
-import { createCommerceServices } from "./store/services.ts";
+import { storeOperations } from "./store/operations.ts";
+import { createStoreServices, type StoreDeps, storeMailDeps, storeWebhooks } from "./store/services.ts";
+import { AgentWaitlist } from "./waitlists/agent-waitlist.ts";
+import { waitlistOperations } from "./waitlists/operations.ts";
 import { WaitlistService } from "./waitlists/service.ts";
+import { webhookTable } from "./webhook-table.ts";
 
 export interface ComposeOptions {
   /** DNS for the readiness checker (tests make fixture names resolve). */
@@ -31,13 +45,39 @@ export interface ComposeOptions {
   checkpointEveryMs?: number;
 }
 
+interface CommerceDeps {
+  config: Config;
+  content: Content;
+  db: () => Sql;
+  now: () => Date;
+  secrets: SecretRing;
+  log: Logger;
+}
+
 /**
- * Opens the database (applying migrations), loads the content and builds every service. The one
- * place with start-up I/O besides the server itself; tests use it too, against a temp file.
+ * Payments, the store and the mail outbox with every feature's templates: what the server runs and what
+ * the staff CLI needs to show, send and resend mail (scripts/admin/commerce.ts).
  */
-export async function composeServices(config: Config, log: Logger, options: ComposeOptions = {}): Promise<AppServices> {
-  const now = options.now ?? (() => new Date());
-  const content = getContent(config.root);
+export function composeCommerce({ config, content, db, now, secrets, log }: CommerceDeps) {
+  const payments = paymentsGatewayFor(config.stripe, log);
+  const storeDeps: StoreDeps = { config, content, db, now, secrets, log, payments };
+  const store = createStoreServices(storeDeps);
+  const mail = new MailOutbox({
+    db,
+    now,
+    from: config.mail.from,
+    host: new URL(config.siteUrl).hostname,
+    transport: config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : null,
+    log,
+    templates: mailTemplates({
+      store: storeMailDeps(store, storeDeps),
+      checks: checkMailDeps(config, content, db, secrets),
+    }),
+  });
+  return { payments, store, storeDeps, mail };
+}
+
+function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: () => Date): RateLimiter {
   let policies: ReturnType<typeof ratePolicies>;
   try {
     // The free checks a day come from content/pricing.yaml unless RATE_LIMITS says otherwise.
@@ -50,13 +90,25 @@ export async function composeServices(config: Config, log: Logger, options: Comp
       `Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const versions = currentPolicyVersions(content);
+  const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
+  return new RateLimiter(store, policies, () => now().getTime());
+}
+
+/**
+ * Opens the database (applying migrations), loads the content and builds every service and every
+ * operation: the one place that wires features together, and the one place with start-up I/O besides
+ * the server itself. Tests use it too, against a temp file.
+ */
+export async function composeServices(config: Config, log: Logger, options: ComposeOptions = {}): Promise<AppServices> {
+  const now = options.now ?? (() => new Date());
+  const content = withSiteUrls(getContent(config.root), config);
   const database = new Database(config.database);
   await database.configure(options.checkpointEveryMs);
   const applied = await migrate(database.client);
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
-  const secrets = await loadSecretRing(database.client, config);
+  const secrets = await loadSecretRing(database, config, (message) => log.warn(message));
   const db = () => database.client;
+  const limiter = rateLimiterFor(config, content, db, now);
   const monitor = new ServiceStateMonitor({
     database,
     onDatabaseReopened: async () => {
@@ -70,39 +122,60 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     ttlMs: options.stateTtlMs ?? 1_000,
   });
   const tokenOwners = new TokenOwnerCache(options.stateTtlMs ?? 1_000, () => now().getTime());
-  const commerce = createCommerceServices({ config, content, db, now, secrets, log });
-  const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
+  const { payments, store, storeDeps, mail } = composeCommerce({ config, content, db, now, secrets, log });
+  const checkServices = createCheckServices({
+    config,
+    content,
+    db,
+    now,
+    secrets,
+    monitor,
+    payments,
+    ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
+  });
+  const storeHandlers = storeWebhooks(store, storeDeps);
+  const checkHandlers = checkWebhooks(checkServices, db, payments);
+  const webhooks = new PaymentWebhooks({
+    db,
+    now,
+    log,
+    table: storeHandlers && checkHandlers ? webhookTable(storeHandlers, checkHandlers) : {},
+  });
+  const agents = new AgentService({ db, now });
+  const waitlist = new WaitlistService({ db, now });
+  const agentWaitlist = new AgentWaitlist({
+    db,
+    now,
+    onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId),
+  });
+  const bodySchemas = requestSchemas(content);
   return {
     content,
     database,
     monitor,
-    limiter: new RateLimiter(store, policies, () => now().getTime()),
-    agents: new AgentService({
-      db,
-      now,
-      privacyVersion: versions.privacy_version,
-      onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId),
-    }),
+    limiter,
+    agents,
     tokenOwners,
-    waitlist: new WaitlistService({
-      db,
-      now,
-      privacyVersion: versions.privacy_version,
-      legendTermsVersion: versions.legend_terms_version,
-    }),
-    surveySchema: buildAgentSurveySchema(content.survey),
+    waitlist,
+    ...checkServices,
     secrets,
     now,
-    ...commerce,
-    ...createCheckServices({
-      config,
-      content,
-      db,
-      now,
-      secrets,
+    payments,
+    webhooks,
+    mail,
+    store,
+    operations: {
+      agents: agentOperations(agents),
+      checks: checkOperations(checkServices.checks, checkServices.checkPayments),
+      store: storeOperations(store),
+      waitlists: waitlistOperations(waitlist, agentWaitlist),
+    },
+    operationDeps: {
+      limiter,
       monitor,
-      commerce,
-      ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
-    }),
+      service: content.service,
+      auth: { findOwner: (hash) => findTokenOwner(db(), hash), limiter, cache: tokenOwners },
+      bodySchemas,
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import type { BuildConfig } from "../src/build/build-config.ts";
 import { resolveSiteUrls, SiteUrlEnvSchema } from "../src/lib/site-urls.ts";
 
 const optionalString = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
@@ -58,6 +59,13 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   TRUST_PROXY: booleanFlag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The login name, recorded as who made a staff change unless `--by` says otherwise. */
+  USER: z.string().min(1).default("staff"),
+  /**
+   * `text`: a plain-text start banner for the person at the terminal, then JSON logs; `json`: every
+   * line on stdout is JSON, the banner included (what log collectors want; the default in production).
+   */
+  LOG_FORMAT: z.enum(["text", "json"]).optional(),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })
@@ -101,6 +109,7 @@ export interface Config {
   rateLimit: { store: "memory" | "database"; overrides: Record<string, { limit: number; windowSeconds: number }> };
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
+  logFormat: "text" | "json";
   bodyLimitBytes: number;
   stripe: {
     secretKey: string | undefined;
@@ -110,35 +119,56 @@ export interface Config {
   };
   mail: { smtpUrl: string | undefined; from: string };
   checksAllowedTargets: string[];
+  /** Who runs the staff CLI (USER), for the record of a change. */
+  staffUser: string;
 }
 
 export class ConfigError extends Error {}
 
+type Environment = Record<string, string | undefined>;
+
+/** Every problem at once: a start that fails should fail only once. */
+function configError(problems: string[]): ConfigError {
+  return new ConfigError(`Invalid configuration; fix these environment variables:\n${problems.join("\n")}`);
+}
+
+function issuesOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
+}
+
+/** Rules across variables, read from the raw environment so they are reported alongside the others. */
+function productionProblems(env: Environment): string[] {
+  if (env.NODE_ENV !== "production") return [];
+  const problems: string[] = [];
+  if (env.CHECKS_ALLOWED_TARGETS?.trim())
+    problems.push(
+      "  CHECKS_ALLOWED_TARGETS: must be empty in production (it lets the checker reach private addresses)",
+    );
+  if (env.STRIPE_API_BASE)
+    problems.push("  STRIPE_API_BASE: must not be set in production (it points payments at a fake)");
+  return problems;
+}
+
+/** What this configuration allows but should not be left so; the server logs each as a warning at start. */
+export function configurationWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.env === "production" && !config.serverSecret)
+    warnings.push(
+      "SERVER_SECRET is not set: download links and credit codes are signed with a secret generated into a file beside the database (see /docs/operations/runbook#the-server-secret). Set SERVER_SECRET (at least 32 characters, from your secret store) so the key lives with your other secrets and every instance shares it; the generated one stays accepted as a previous key.",
+    );
+  return warnings;
+}
+
 /** Parses the environment once; every invalid variable is named in one message. */
-export function loadConfig(
-  env: Record<string, string | undefined> = process.env,
-  root: string = process.cwd(),
-): Config {
+export function loadConfig(env: Environment = process.env, root: string = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${String(issue.path[0] ?? "environment")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration; fix these environment variables:\n${lines.join("\n")}`);
-  }
+  const problems = [...(parsed.success ? [] : issuesOf(parsed.error)), ...productionProblems(env)];
+  if (!parsed.success || problems.length > 0) throw configError(problems);
   const e = parsed.data;
   const { siteUrl, docsUrl } = resolveSiteUrls(e);
   const allowed = e.CHECKS_ALLOWED_TARGETS.split(",")
     .map((item) => item.trim())
     .filter(Boolean);
-  if (e.NODE_ENV === "production" && allowed.length > 0) {
-    throw new ConfigError(
-      "Invalid configuration; fix these environment variables:\n  CHECKS_ALLOWED_TARGETS: must be empty in production (it lets the checker reach private addresses)",
-    );
-  }
-  if (e.STRIPE_API_BASE && e.NODE_ENV === "production") {
-    throw new ConfigError(
-      "Invalid configuration; fix these environment variables:\n  STRIPE_API_BASE: must not be set in production (it points payments at a fake)",
-    );
-  }
   const overrides: Config["rateLimit"]["overrides"] = {};
   for (const item of e.RATE_LIMITS.split(",").filter(Boolean)) {
     const [name, rule] = item.split("=") as [string, string];
@@ -160,6 +190,7 @@ export function loadConfig(
     rateLimit: { store: e.RATE_LIMIT_STORE, overrides },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "text"),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
@@ -169,5 +200,27 @@ export function loadConfig(
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
     checksAllowedTargets: allowed,
+    staffUser: e.USER,
+  };
+}
+
+const BuildEnvSchema = SiteUrlEnvSchema.extend({
+  /** Where live URLs and the API are proxied to when the static part is on a CDN. */
+  API_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  DIST_DIR: z.string().min(1).default("dist"),
+});
+
+/** The build's settings (`npm run build`), parsed like the server's: every bad variable named at once. */
+export function loadBuildConfig(env: Environment = process.env, root: string = process.cwd()): BuildConfig {
+  const parsed = BuildEnvSchema.safeParse(env);
+  if (!parsed.success) throw configError(issuesOf(parsed.error));
+  const { siteUrl, docsUrl } = resolveSiteUrls(parsed.data);
+  return {
+    root,
+    contentRoot: root,
+    outDir: resolve(root, parsed.data.DIST_DIR),
+    siteUrl,
+    docsUrl,
+    apiOrigin: (parsed.data.API_ORIGIN ?? siteUrl).replace(/\/+$/, ""),
   };
 }

@@ -1,17 +1,18 @@
 import { createServer } from "node:http";
 import { toNodeHandler } from "h3/node";
-import { createApp } from "./app.ts";
+import { createApp, hotRoutesFor } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
 import { startCommerceJobs } from "./background-jobs.ts";
 import { composeServices } from "./compose.ts";
-import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { agentStandingHotRoute } from "./fast-path/agent-standing.ts";
+import { type Config, ConfigError, configurationWarnings, loadConfig } from "./config.ts";
 import { withHotRoutes } from "./fast-path/hot-routes.ts";
 import { documentHeadersFor } from "./platform/http/document-headers.ts";
 import { createLogger } from "./platform/log.ts";
 import { StdoutOncePerTurn } from "./platform/log-output.ts";
 import { loadAstroHandler } from "./site/astro-handler.ts";
+import { builtUrlMismatch, readBuiltUrls } from "./site/built-for.ts";
 import { loadSiteFiles } from "./site/site-files.ts";
+import { announceStart, describeStart } from "./start-banner.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.
@@ -25,7 +26,16 @@ try {
   }
   throw error;
 }
-const log = createLogger(config.logLevel, new StdoutOncePerTurn());
+// A build names its own URL in every absolute link: served under another, it would misdirect every client.
+const wrongUrl = builtUrlMismatch(await readBuiltUrls(config.distDir), config, "the server");
+if (wrongUrl) {
+  console.error(wrongUrl);
+  process.exit(1);
+}
+// Held until the start banner is out, so a person sees the banner before the first JSON line.
+const logOutput = new StdoutOncePerTurn({ held: config.logFormat === "text" });
+const log = createLogger(config.logLevel, logOutput);
+for (const warning of configurationWarnings(config)) log.warn(warning);
 // Small, frequent checkpoints: each copies ~100 ms of writes and its fsync is short. At 500 ms the
 // waiting-list write benchmark's p99 was 45–49 ms against 25–30 ms at 100 ms (same runs, paired).
 const CHECKPOINT_EVERY_MS = 100;
@@ -46,14 +56,16 @@ const pages = await loadAstroHandler(config.distDir);
 const app = createApp({ config, log, site, services, pages });
 const jobs = startCommerceJobs(services, log);
 // Hot routes answer their busiest case straight on node:http and hand everything else to the app.
-const hotRoutes = new Map([agentStandingHotRoute({ services, log })]);
+const hotRoutes = hotRoutesFor(services, site, log);
 const server = createServer(withHotRoutes(hotRoutes, toNodeHandler(app)));
 server.keepAliveTimeout = 5_000;
+const { switches } = await services.monitor.current();
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  log.info({ port, site: config.siteUrl }, "listening");
-  console.log(`Serving ${config.siteUrl} (listening on http://${config.host}:${port})`);
+  const state = { port, databasePath: services.database.path, switches, buildFound: Boolean(site) };
+  announceStart(config, describeStart(config, state), log);
+  logOutput.release();
 });
 
 let stopping = false;

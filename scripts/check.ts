@@ -6,21 +6,35 @@ import { parseProfiles } from "../api/checks/engine/scoring.ts";
 import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/engine/settings.ts";
 import { ConfigError, loadConfig } from "../api/config.ts";
 import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
+import { BaselineError, compareWithBaseline, formatComparison, readBaseline } from "./check/baseline.ts";
+import { toJunit } from "./check/junit.ts";
+import { unreachableReason } from "./check/unreachable.ts";
 
-const USAGE = `Usage: npm run check -- <domain or URL> [--json] [--profile a,b] [--fail-under N]
+const USAGE = `Usage: npm run check -- <domain, host:port or URL> [--format text|json|junit] [--profile a,b]
+                                       [--fail-under N] [--baseline old.json]
 
 Checks one site for agent readiness and prints what passes, what fails and how to fix it.
 
-  <domain or URL>    example.com (checked over https) or a URL whose origin is checked
-  --json             print the full result as JSON on stdout (progress goes to stderr)
+  <domain, host:port or URL>  example.com or example.com:8443 (checked over https), or a URL whose origin is checked
+  --format F         text (default); json, the full result (keep it as a later --baseline); or junit, JUnit XML
+                     for CI test reports. json and junit go to stdout, the progress to stderr
+  --json             the same as --format json
   --profile a,b      judge the site as these profiles instead of the inferred ones:
                      content, docs, api, agent, commerce, or all
   --fail-under N     exit 1 when the score is below N (0-100; default 0)
+  --baseline FILE    compare with an earlier --json result and print the fixed, regressed and new findings.
+                     A regression is a check whose verdict got worse (pass to warn or fail, warn to fail), or a
+                     check that fails now and had no verdict in the baseline (absent, n/a or error); it exits 1.
+                     n/a and error are not verdicts: a check that errors now is listed as not compared
   -h, --help         show this help
 
-Exit codes: 0 score >= fail-under; 1 score below it; 2 nothing could be scored, the report is incomplete (more
-than a quarter of the checks could not reach a verdict), or the target was refused.
+Exit codes: 0 every gate holds; 1 the score is below --fail-under, or a regression against the baseline;
+2 the site could not be reached or scored, the report is incomplete (more than a quarter of the checks could not
+reach a verdict), the target was refused, or the arguments or the baseline are wrong.
 Private targets (tests, local work) must be listed in CHECKS_ALLOWED_TARGETS=host:port,...`;
+
+const FORMATS = ["text", "json", "junit"] as const;
+type Format = (typeof FORMATS)[number];
 
 const STATUS_MARKS: Record<string, string> = {
   pass: "PASS ",
@@ -53,14 +67,21 @@ function summary(result: ReadinessResult): string {
   return lines.join("\n");
 }
 
+function parseFormat(value: string | undefined, json: boolean): Format | null {
+  if (value === undefined) return json ? "json" : "text";
+  return FORMATS.find((format) => format === value) ?? null;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
     options: {
       json: { type: "boolean", default: false },
+      format: { type: "string" },
       profile: { type: "string" },
       "fail-under": { type: "string", default: "0" },
+      baseline: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -70,9 +91,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const target = positionals[0];
   const failUnder = Number(values["fail-under"]);
+  const format = parseFormat(values.format, values.json);
   if (
     target === undefined ||
     positionals.length > 1 ||
+    format === null ||
     !Number.isFinite(failUnder) ||
     failUnder < 0 ||
     failUnder > 100
@@ -81,8 +104,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const profile: Profile[] | undefined = values.profile === undefined ? undefined : parseProfiles(values.profile);
+  // Read before the scan, so a wrong path costs no requests to the site.
+  const baseline = values.baseline === undefined ? null : await readBaseline(values.baseline);
   const log = (line: string): void => {
-    (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+    (format === "text" ? process.stdout : process.stderr).write(`${line}\n`);
   };
   const result = await runReadinessCheck({
     target,
@@ -90,11 +115,20 @@ async function main(argv: readonly string[]): Promise<number> {
     ...(profile === undefined ? {} : { profile }),
     onProgress: (event) => log(progressLine(event)),
   });
-  if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (format === "json") process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (format === "junit") process.stdout.write(toJunit(result));
   else log(summary(result));
+  const unreachable = unreachableReason(result);
+  if (unreachable !== null) {
+    console.error(`cannot check ${result.target.origin}: ${unreachable}`);
+    return 2;
+  }
+  const comparison = baseline === null ? null : compareWithBaseline(baseline, result);
+  if (baseline !== null && comparison !== null)
+    for (const line of formatComparison(baseline, result, comparison)) log(line);
   if (result.incomplete) return 2;
   if (result.score.percent === null) return result.score.error > 0 ? 2 : failUnder > 0 ? 1 : 0;
-  return result.score.percent >= failUnder ? 0 : 1;
+  return result.score.percent >= failUnder && (comparison?.regressions ?? 0) === 0 ? 0 : 1;
 }
 
 try {
@@ -104,6 +138,7 @@ try {
     error instanceof TargetNotAllowedError ||
     error instanceof CheckerConfigurationError ||
     error instanceof ConfigError ||
+    error instanceof BaselineError ||
     error instanceof RangeError
   ) {
     console.error(`cannot check: ${error.message}`);

@@ -1,29 +1,5 @@
 import { bytesOf, type Row, type Sql } from "../db/sql.ts";
-
-export type Trust = "unverified" | "verified" | "trusted" | "suspended";
-export const TRUST_LEVELS: readonly Trust[] = ["unverified", "verified", "trusted", "suspended"];
-
-export interface Agent {
-  id: string;
-  agent_name: string;
-  agent_type: string;
-  operator_type: string;
-  principal_contact: string | null;
-  trust: Trust;
-  registered_by: "api" | "staff";
-  created_at: string;
-}
-
-export interface TokenOwner {
-  tokenId: string;
-  tokenHash: Uint8Array;
-  scopes: string[];
-  revoked: boolean;
-  agent: Agent;
-  waitlistJoinedAt: string | null;
-  surveyAnsweredAt: string | null;
-  surveyVersion: string | null;
-}
+import type { Agent, TokenOwner, Trust } from "../platform/auth/token-owner.ts";
 
 export interface NewToken {
   id: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { formatMoney } from "../../src/lib/money.ts";
 import type { Sql } from "../db/sql.ts";
 import { composeMail, type MailParagraph } from "../mail/compose.ts";
-import type { MailOutbox } from "../mail/outbox.ts";
+import type { MailTemplate } from "../mail/outbox.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { issuedPaymentCode } from "./credit-codes.ts";
 import { CHECK_PAYMENT_MAIL, paymentCodeId } from "./fulfilment.ts";
@@ -27,10 +27,10 @@ const Payload = z.object({ payment_id: z.string().startsWith("pi_") });
  * sent, so it is never stored in the clear (not even in the outbox). Cancelled if the purchase was
  * refunded or disputed before it went.
  */
-export function registerCheckMail(outbox: MailOutbox, deps: CheckMailDeps): void {
+export function checkMailTemplates(deps: CheckMailDeps): Record<string, MailTemplate> {
   const signature = `${deps.serviceName} · ${deps.siteUrl} · questions: ${deps.contactEmail}`;
 
-  outbox.registerTemplate(CHECK_PAYMENT_MAIL, async (payload) => {
+  const receipt: MailTemplate = async (payload) => {
     const { payment_id } = Payload.parse(payload);
     const db = deps.db();
     const payment = await findCheckPayment(db, payment_id);
@@ -81,5 +81,7 @@ export function registerCheckMail(outbox: MailOutbox, deps: CheckMailDeps): void
         ? `Your credit code: ${code.credits_total} report unlocks`
         : `Receipt: readiness report for ${host}`;
     return composeMail(subject, paragraphs, signature);
-  });
+  };
+
+  return { [CHECK_PAYMENT_MAIL]: receipt };
 }

@@ -3,11 +3,11 @@ import type { CheckCheckout } from "../../src/schemas/requests/checks.ts";
 import type { CheckCheckoutResult } from "../../src/schemas/responses/checks.ts";
 import type { PricingFile } from "../../src/schemas/service.ts";
 import type { Sql } from "../db/sql.ts";
-import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
+import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import type { CheckMetadata, CheckoutSession, PaymentIntent } from "../payments/stripe-objects.ts";
 import { validationProblem } from "../platform/body.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import { paymentsUnavailable } from "../store/checkout.ts";
 import type { CheckFulfilment } from "./fulfilment.ts";
 import { recordStartedCheckPayment } from "./sql/payments.ts";
 import type { StoredReport } from "./sql/reports.ts";
@@ -58,7 +58,7 @@ export class CheckPayments {
         this.#idempotencyKey("intent", report.id, input, offer),
       );
     } catch (error) {
-      if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
+      if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
     // Never stored or logged (https://docs.stripe.com/api/payment_intents/object#payment_intent_object-client_secret).
@@ -115,7 +115,7 @@ export class CheckPayments {
         this.#idempotencyKey("session", report.id, input, offer),
       );
     } catch (error) {
-      if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
+      if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
     if (!session.url)

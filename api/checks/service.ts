@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { absolute } from "../../src/lib/urls.ts";
 import { ProfileSchema, type ReadinessResult } from "../../src/schemas/report.ts";
-import type { CheckInput } from "../../src/schemas/requests/checks.ts";
+import { type CheckInput, CREDIT_CODE_SHAPE } from "../../src/schemas/requests/checks.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
 import type { PricingFile } from "../../src/schemas/service.ts";
 import type { Sql } from "../db/sql.ts";
@@ -38,7 +38,7 @@ export class ChecksService {
   constructor(private readonly deps: ChecksServiceDeps) {}
 
   /** Runs a check and stores the full result; answers with the locked summary. 422 for a target the checker may not reach. */
-  async run(input: CheckInput): Promise<CheckReport> {
+  async run(input: CheckInput, admit?: () => Promise<void>): Promise<CheckReport> {
     const profile = input.profile === undefined ? undefined : ProfileSchema.array().parse([input.profile].flat());
     let result: ReadinessResult;
     try {
@@ -48,11 +48,13 @@ export class ChecksService {
         settings: this.deps.settings,
         now: this.deps.now,
         ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
+        ...(admit ? { admit } : {}),
       });
     } catch (error) {
       if (!(error instanceof TargetNotAllowedError)) throw error;
       throw new ApiProblem("target-not-allowed", error.message, {
         errors: [{ pointer: "#/domain", detail: error.message }],
+        cause: error,
       });
     }
     const id = randomUUID();
@@ -70,7 +72,9 @@ export class ChecksService {
   }
 
   async find(id: string): Promise<StoredReport | null> {
-    return /^[0-9a-f-]{36}$/.test(id) ? findReport(this.deps.db(), id) : null;
+    // A UUID is case-insensitive (RFC 9562 §4); reports are stored with the lower-case form.
+    const normalised = id.toLowerCase();
+    return /^[0-9a-f-]{36}$/.test(normalised) ? findReport(this.deps.db(), normalised) : null;
   }
 
   /** The report as the API shows it: the summary, and the details once unlocked. */
@@ -117,7 +121,7 @@ export class ChecksService {
       const detail =
         checked.reason === "check-symbol"
           ? "this code's check character does not match: a character may be mistyped"
-          : "a credit code has 20 characters and a check character, like XXXXX-XXXXX-XXXXX-XXXXX-C";
+          : CREDIT_CODE_SHAPE;
       throw new ApiProblem("invalid-credit-code", `This is not a valid credit code: ${detail}.`, {
         errors: [{ pointer: "#/code", detail }],
       });

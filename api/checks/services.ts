@@ -4,19 +4,22 @@ import { findOperation } from "../../src/lib/registry.ts";
 import { absolute } from "../../src/lib/urls.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
+import type { PaymentsGateway } from "../payments/stripe-client.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
-import type { CommerceServices } from "../store/services.ts";
 import { checkerSettingsFromConfig } from "./engine/settings.ts";
 import { CheckFulfilment } from "./fulfilment.ts";
-import { registerCheckMail } from "./mail.ts";
+import type { CheckMailDeps } from "./mail.ts";
 import { CheckPayments } from "./payments.ts";
 import { ChecksService, type ChecksServiceDeps, reportApiPath, reportPath } from "./service.ts";
-import { registerCheckWebhooks } from "./webhooks.ts";
+import { checkWebhookHandlers } from "./webhooks.ts";
 
 export interface CheckServices {
   checks: ChecksService;
+  /** Paying for a report: a client secret for agents, a hosted page for people. */
   checkPayments: CheckPayments;
+  /** Unlocks and credits from a confirmed payment, once. */
+  checkFulfilment: CheckFulfilment;
 }
 
 export interface CheckServicesDeps {
@@ -26,11 +29,11 @@ export interface CheckServicesDeps {
   now: () => Date;
   secrets: SecretRing;
   monitor: ServiceStateMonitor;
-  commerce: Pick<CommerceServices, "payments" | "webhooks" | "mail">;
+  payments: PaymentsGateway | null;
   lookup?: ChecksServiceDeps["lookup"];
 }
 
-/** Readiness checks and their payments: the checker, reports, unlocks by card or credit, receipts. */
+/** Readiness checks and their payments: the checker, reports, unlocks by card or credit. */
 export function createCheckServices({
   config,
   content,
@@ -38,7 +41,7 @@ export function createCheckServices({
   now,
   secrets,
   monitor,
-  commerce,
+  payments,
   lookup,
 }: CheckServicesDeps): CheckServices {
   const pricing = content.pricing.checks;
@@ -59,9 +62,28 @@ export function createCheckServices({
     },
     ...(lookup ? { lookup } : {}),
   });
-  const fulfilment = new CheckFulfilment({ db, now, payments: commerce.payments, serverSecret: secrets.current });
-  if (commerce.payments) registerCheckWebhooks(commerce.webhooks, { db, payments: commerce.payments, fulfilment });
-  registerCheckMail(commerce.mail, {
+  const checkFulfilment = new CheckFulfilment({ db, now, payments, serverSecret: secrets.current });
+  const checkPayments = new CheckPayments({
+    db,
+    now,
+    payments,
+    pricing,
+    siteUrl: config.siteUrl,
+    serverSecret: secrets.current,
+    packsOpen: async () => (await monitor.current()).switches.credit_packs,
+    fulfilment: checkFulfilment,
+  });
+  return { checks, checkPayments, checkFulfilment };
+}
+
+/** What the receipt e-mail needs to render (api/mail-templates.ts); the staff CLI builds it too. */
+export function checkMailDeps(
+  config: Pick<Config, "siteUrl" | "docsUrl">,
+  content: Content,
+  db: () => Sql,
+  secrets: SecretRing,
+): CheckMailDeps {
+  return {
     db,
     secrets,
     reportUrl: (id) => absolute(config.docsUrl, reportPath(id)),
@@ -69,16 +91,10 @@ export function createCheckServices({
     siteUrl: config.siteUrl,
     serviceName: content.service.name,
     contactEmail: content.service.contact.email,
-  });
-  const checkPayments = new CheckPayments({
-    db,
-    now,
-    payments: commerce.payments,
-    pricing,
-    siteUrl: config.siteUrl,
-    serverSecret: secrets.current,
-    packsOpen: async () => (await monitor.current()).switches.credit_packs,
-    fulfilment,
-  });
-  return { checks, checkPayments };
+  };
+}
+
+/** The checks' payment-event handlers, for the webhook table; none without a payment provider. */
+export function checkWebhooks({ checkFulfilment }: CheckServices, db: () => Sql, payments: PaymentsGateway | null) {
+  return payments ? checkWebhookHandlers({ db, payments, fulfilment: checkFulfilment }) : null;
 }

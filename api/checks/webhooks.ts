@@ -8,7 +8,7 @@ import {
   type PaymentEvent,
   PaymentIntentSchema,
 } from "../payments/stripe-objects.ts";
-import type { PaymentWebhooks, WebhookEffect } from "../payments/webhooks.ts";
+import type { WebhookEffect, WebhookHandler } from "../payments/webhooks.ts";
 import { type CheckFulfilment, checkMetadataOf } from "./fulfilment.ts";
 import { findCheckPayment } from "./sql/payments.ts";
 
@@ -24,22 +24,20 @@ export interface CheckWebhookDeps {
  * payment carries the same metadata). Both re-read the payment from the provider and run the one
  * idempotent fulfilment, so replays, duplicates and either order change nothing twice.
  */
-export function registerCheckWebhooks(webhooks: PaymentWebhooks, deps: CheckWebhookDeps): void {
-  webhooks.register("payment_intent.succeeded", async (event) => {
+export function checkWebhookHandlers(deps: CheckWebhookDeps) {
+  const unlockFromIntent: WebhookHandler = async (event) => {
     const intent = PaymentIntentSchema.safeParse(event.data.object);
     if (!intent.success || !checkMetadataOf(intent.data)) return null;
     return { statements: (await deps.fulfilment.planFromProvider(intent.data.id)) ?? [] };
-  });
+  };
 
-  const fromSession = async (event: PaymentEvent): Promise<WebhookEffect | null> => {
+  const unlockFromSession = async (event: PaymentEvent): Promise<WebhookEffect | null> => {
     const announced = CheckoutSessionSchema.safeParse(event.data.object);
     if (!announced.success || !CheckMetadataSchema.safeParse(announced.data.metadata).success) return null;
     const session = await deps.payments.retrieveCheckoutSession(announced.data.id);
     if (session?.payment_status !== "paid" || !session.payment_intent) return { statements: [] };
     return { statements: (await deps.fulfilment.planFromProvider(session.payment_intent)) ?? [] };
   };
-  webhooks.register("checkout.session.completed", fromSession);
-  webhooks.register("checkout.session.async_payment_succeeded", fromSession);
 
   /** Whether a payment is a report purchase: recorded here, or (a refund may come first) named so by its metadata. */
   const ours = async (paymentIntentId: string | null): Promise<string | null> => {
@@ -52,12 +50,14 @@ export function registerCheckWebhooks(webhooks: PaymentWebhooks, deps: CheckWebh
     const id = await ours(paymentIntentId);
     return id ? { statements: deps.fulfilment.revocation(id) } : null;
   };
-  webhooks.register("charge.refunded", async (event) => {
+  const revokeOnRefund: WebhookHandler = async (event) => {
     const charge = ChargeSchema.safeParse(event.data.object);
     return charge.success ? revoke(charge.data.payment_intent) : null;
-  });
-  webhooks.register("charge.dispute.created", async (event) => {
+  };
+  const revokeOnDispute: WebhookHandler = async (event) => {
     const dispute = DisputeSchema.safeParse(event.data.object);
     return dispute.success ? revoke(dispute.data.payment_intent) : null;
-  });
+  };
+
+  return { unlockFromIntent, unlockFromSession, revokeOnRefund, revokeOnDispute };
 }

@@ -39,15 +39,6 @@ export function isUnavailableError(error: unknown): boolean {
   return /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|fetch failed/.test(error.message);
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  const { code, extendedCode } = error as { code?: string; extendedCode?: string };
-  return (
-    extendedCode === "SQLITE_CONSTRAINT_UNIQUE" ||
-    extendedCode === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
-    (code === "SQLITE_CONSTRAINT" && /UNIQUE|PRIMARY KEY/.test(String((error as Error).message)))
-  );
-}
-
 /**
  * The service's database. For an embedded file it also watches the file itself: a file removed or
  * replaced while open would otherwise keep taking writes into a deleted inode, so the probe reports

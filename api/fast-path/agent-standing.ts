@@ -1,10 +1,14 @@
 import { isOperationAvailable } from "../../src/lib/discovery/state.ts";
 import { findOperation } from "../../src/lib/registry.ts";
+import type { ServiceSettings } from "../../src/schemas/service.ts";
 import { logRequestLine } from "../platform/access-log.ts";
 import { ownerInMemory } from "../platform/auth/bearer.ts";
+import type { TokenOwner } from "../platform/auth/token-owner.ts";
+import type { TokenOwnerCache } from "../platform/auth/token-owner-cache.ts";
 import { requestIdFrom } from "../platform/http/request-id.ts";
 import { responseHeaders } from "../platform/http/responses.ts";
-import type { RouteDeps } from "../platform/route-deps.ts";
+import type { Logger } from "../platform/log.ts";
+import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
 import type { HotRoute } from "./hot-routes.ts";
 import { writeWholeResponse } from "./hot-routes.ts";
 
@@ -14,19 +18,31 @@ import { writeWholeResponse } from "./hot-routes.ts";
  * the requests per second; see /docs/operations/benchmarks). Anything else — no or unknown token,
  * a refusal, a stale reading, HEAD — goes to the route in agents.ts, which gives the same answer.
  */
-export function agentStandingHotRoute({ services, log }: Pick<RouteDeps, "services" | "log">): [string, HotRoute] {
+export function agentStandingHotRoute({
+  monitor,
+  tokenOwners,
+  standingJson,
+  service,
+  log,
+}: {
+  monitor: ServiceStateMonitor;
+  tokenOwners: TokenOwnerCache;
+  /** The standing as JSON, the same bytes the app's route sends (AgentService.standingJson). */
+  standingJson: (owner: TokenOwner) => string;
+  service: ServiceSettings;
+  log: Logger;
+}): [string, HotRoute] {
   const operation = findOperation("getAgentStanding");
-  const { monitor, tokenOwners, agents, content } = services;
   const route: HotRoute = (request, response) => {
     if (request.method !== "GET") return false;
     const state = monitor.peek();
-    if (!state || !isOperationAvailable(operation, state, content.service)) return false;
+    if (!state || !isOperationAvailable(operation, state, service)) return false;
     const owner = ownerInMemory(request.headers.authorization, tokenOwners, null);
     if (!owner) return false;
     const started = performance.now();
     const header = request.headers["x-request-id"];
     const requestId = requestIdFrom(Array.isArray(header) ? header.join(", ") : header);
-    writeWholeResponse(response, 200, responseHeaders("application/json", requestId), agents.standingJson(owner));
+    writeWholeResponse(response, 200, responseHeaders("application/json", requestId), standingJson(owner));
     logRequestLine(log, "info", {
       requestId,
       method: "GET",

@@ -19,17 +19,22 @@ export function withHotRoutes(routes: ReadonlyMap<string, HotRoute>, app: NodeLi
   };
 }
 
-/** Writes a whole response from the same header tuples the app's responses use. */
+/**
+ * Writes a whole response from the same header tuples the app's responses use. A body gets its
+ * Content-Length; without one (HEAD, 304) the headers are written as given, as srvx does.
+ */
 export function writeWholeResponse(
   response: ServerResponse,
   status: number,
   headers: readonly [string, string][],
-  body: string,
+  body: string | Uint8Array | null,
 ): void {
   const flat: string[] = [];
   for (const [name, value] of headers) flat.push(name, value);
-  flat.push("Content-Length", String(Buffer.byteLength(body)));
+  if (body !== null)
+    flat.push("Content-Length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
   // srvx writes no reason phrase for the app's responses: none here either, so both paths match.
   response.writeHead(status, "", flat);
-  response.end(body);
+  if (body === null) response.end();
+  else response.end(body);
 }

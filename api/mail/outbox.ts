@@ -28,6 +28,8 @@ export interface MailOutboxDeps {
   host: string;
   /** `null` without SMTP_URL: messages wait in the outbox (`npm run admin -- outbox list`). */
   transport: MailTransport | null;
+  /** Every kind of message a row can be, by its `kind` (api/mail-templates.ts gathers them from the features). */
+  templates: Readonly<Record<string, MailTemplate>>;
   log: Logger;
 }
 
@@ -55,21 +57,15 @@ export function retryDelayMs(attempt: number): number {
  * stable Message-ID lets mail systems recognise the copy.
  */
 export class MailOutbox {
-  readonly #templates = new Map<string, MailTemplate>();
-
   constructor(private readonly deps: MailOutboxDeps) {}
 
   get configured(): boolean {
     return this.deps.transport !== null;
   }
 
-  registerTemplate(kind: string, template: MailTemplate): void {
-    this.#templates.set(kind, template);
-  }
-
   /** The message a row would be sent as now (the staff CLI prints these when there is no SMTP). */
   async render(row: OutboxRow, at: Date): Promise<(RenderedMail & { to: string }) | null> {
-    const template = this.#templates.get(row.kind);
+    const template = Object.hasOwn(this.deps.templates, row.kind) ? this.deps.templates[row.kind] : undefined;
     if (!template) throw new Error(`No mail template for ${row.kind}`);
     const rendered = await template(row.payload, at);
     return rendered ? { ...rendered, to: row.recipient } : null;

@@ -5,11 +5,7 @@ import { isOperationAvailable, type ServiceState } from "../../src/lib/discovery
 import { findOperation } from "../../src/lib/registry.ts";
 import type { ToolDescription } from "../../src/schemas/mcp.ts";
 import type { ServiceSettings } from "../../src/schemas/service.ts";
-import { agentTools } from "../agents/tools.ts";
-import type { AppServices } from "../app-services.ts";
-import { checkTools } from "../checks/tools.ts";
 import type { Tool } from "../platform/mcp-tool.ts";
-import { contentTools } from "./content-tools.ts";
 
 /** The active tools described once: for `/api/v1/tools`, and (parsed by the SDK's own schema) for `tools/list`. */
 export interface ToolListing {
@@ -44,8 +40,9 @@ export class ToolCatalogue {
   readonly tools: readonly Tool[];
   readonly #listings = new Map<string, ToolListing>();
 
-  constructor(services: Pick<AppServices, "content" | "surveySchema">) {
-    this.tools = [...contentTools(services.content), ...checkTools(), ...agentTools(services.surveySchema)];
+  /** The tools each feature exports (compose.ts gathers them). */
+  constructor(tools: readonly Tool[]) {
+    this.tools = tools;
     const names = this.tools.map((tool) => tool.name);
     if (new Set(names).size !== names.length) throw new Error("Two MCP tools share a name");
   }

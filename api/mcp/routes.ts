@@ -1,18 +1,16 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { H3, H3Event } from "h3";
+import type { H3Event } from "h3";
 import { MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
+import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
-import { McpRequestSchema } from "../../src/schemas/mcp.ts";
-import { requireAvailable } from "../platform/availability.ts";
-import { readJson } from "../platform/body.ts";
-import { clientAddress } from "../platform/http/client.ts";
-import { onGet } from "../platform/http/get-route.ts";
 import { completeResponse, jsonResponse } from "../platform/http/responses.ts";
-import { enforceRateLimit } from "../platform/limits/enforce.ts";
+import type { Logger } from "../platform/log.ts";
+import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
+import type { OperationDeps } from "../platform/operations/prepare-call.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import type { RouteDeps } from "../platform/route-deps.ts";
-import { ToolCatalogue } from "./catalogue.ts";
+import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
+import type { ToolCatalogue } from "./catalogue.ts";
 import { createMcpServer } from "./server.ts";
 
 /** The transport's own refusals (JSON-RPC error bodies) leave as problems, like every other 4xx of the API. */
@@ -54,57 +52,52 @@ function ifNoneMatch(event: H3Event, etag: string): boolean {
   return inm?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag) ?? false;
 }
 
+export interface McpRouteDeps {
+  catalogue: ToolCatalogue;
+  /** Content and public URLs, as the build had them. */
+  site: BuildContext;
+  monitor: ServiceStateMonitor;
+  operations: OperationDeps;
+  log: Logger;
+}
+
 /**
  * `POST /mcp`: the MCP server over stateless Streamable HTTP (a server and a transport per request,
- * JSON responses), and `GET /api/v1/tools`: the same catalogue as JSON. Both follow the `mcp` switch and
- * `publish.mcp_server`, and count against the `mcp` rate limit.
+ * JSON responses), and `GET /api/v1/tools`: the same catalogue as JSON. Switch, publication, rate limit
+ * and body schema come from the registry like every other operation's.
  */
-export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps): void {
-  const catalogue = new ToolCatalogue(services);
-  const service = services.content.service;
-  const site = {
-    content: services.content,
-    siteUrl: config.siteUrl,
-    docsUrl: config.docsUrl,
-    builtAt: services.now().toISOString(),
-  };
-  const endpoint = absolute(config.siteUrl, MCP_PATH);
+export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
+  const { catalogue, site, monitor } = deps;
+  const service = site.content.service;
+  const endpoint = absolute(site.siteUrl, MCP_PATH);
 
-  const listTools = async (event: H3Event) => {
-    await requireAvailable("listTools", services.monitor, service);
-    const limits = await enforceRateLimit(services.limiter, "mcp", clientAddress(event, config.trustProxy));
-    const listing = catalogue.active(await services.monitor.current(), service);
+  const listTools = httpOnlyRoute("listTools", async (event, _call, limits) => {
+    const listing = catalogue.active(await monitor.current(), service);
     // The body is a function of the revision, so the revision is a strong validator.
     const etag = `"${listing.revision}"`;
     const headers = { ...limits, ETag: etag, "Cache-Control": "no-cache" };
     if (ifNoneMatch(event, etag))
       return completeResponse(event, null, { status: 304, type: "application/json", headers });
     return jsonResponse(event, { revision: listing.revision, endpoint, data: listing.descriptions }, { headers });
-  };
-  onGet(app, "/api/v1/tools", listTools);
+  });
 
-  app.post(MCP_PATH, async (event) => {
-    await requireAvailable("callMcp", services.monitor, service);
-    const address = clientAddress(event, config.trustProxy);
-    const limits = await enforceRateLimit(services.limiter, "mcp", address);
-    const message = await readJson(event, McpRequestSchema, { limitBytes: config.bodyLimitBytes });
-    const state = await services.monitor.current();
+  const callMcp = httpOnlyRoute("callMcp", async (event, call, limits) => {
+    const state = await monitor.current();
     const context = {
-      services,
       site,
       state,
-      clientAddress: address,
-      authorization: event.req.headers.get("authorization"),
-      agent: null,
+      clientAddress: call.address,
+      headers: event.req.headers,
+      operations: deps.operations,
     };
-    const server = createMcpServer(catalogue.active(state, service), context, log);
+    const server = createMcpServer(catalogue.active(state, service), context, deps.log);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(event.req, { parsedBody: message });
+      const response = await transport.handleRequest(event.req, { parsedBody: call.body });
       if (response.status >= 400) throw await transportProblem(response, limits);
       const body = response.status === 202 ? null : await response.text();
       const type = response.headers.get("content-type") ?? "application/json";
@@ -114,4 +107,6 @@ export function registerMcpRoutes(app: H3, { config, services, log }: RouteDeps)
       await server.close();
     }
   });
+
+  return [listTools, callMcp];
 }

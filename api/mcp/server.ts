@@ -53,13 +53,13 @@ export function createMcpServer(listing: ToolListing, context: ToolContext, log:
       );
     try {
       // The state may have changed since the list was made: the HTTP API's own guard decides.
-      await requireAvailable(tool.operation, context.services.monitor, service);
+      await requireAvailable(tool.operation, context.operations.monitor, service);
       const output = await tool.invoke(request.params.arguments ?? {}, context);
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       if (error instanceof ApiProblem) return problemResult(error, context.site.siteUrl, name);
       if (isUnavailableError(error)) {
-        context.services.monitor.invalidate();
+        context.operations.monitor.invalidate();
         return problemResult(
           new ApiProblem("service-unavailable", "The database is unavailable; service_status shows the details."),
           context.site.siteUrl,

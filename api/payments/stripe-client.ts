@@ -1,5 +1,15 @@
 import Stripe from "stripe";
 import type { z } from "zod";
+import type { Config } from "../config.ts";
+import type { Logger } from "../platform/log.ts";
+import { ApiProblem } from "../platform/problem.ts";
+import {
+  describeCallFailure,
+  describeUnexpectedAnswer,
+  isUnparseableAnswer,
+  PaymentsAnswerInvalidError,
+  PaymentsUnavailableError,
+} from "./provider-failure.ts";
 import {
   type CheckoutSession,
   CheckoutSessionSchema,
@@ -7,6 +17,7 @@ import {
   PaymentEventSchema,
   type PaymentIntent,
   PaymentIntentSchema,
+  PaymentWithChargeSchema,
   type Refund,
   RefundSchema,
 } from "./stripe-objects.ts";
@@ -19,16 +30,8 @@ export interface StripeSettings {
   timeoutMs: number;
 }
 
-/**
- * The provider could not give an answer we can act on: unreachable, timed out, a 5xx, an answer we
- * could not parse, or a refusal of our own request. The caller answers 503 and changes nothing.
- */
-export class PaymentsUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "PaymentsUnavailableError";
-  }
-}
+/** How far a webhook signature's timestamp may be from now, either way: the SDK's default tolerance. */
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /** The webhook's signature or timestamp does not verify for these exact bytes. */
 export class WebhookSignatureError extends Error {}
@@ -55,6 +58,23 @@ export function createStripeClient(settings: StripeSettings): Stripe {
   });
 }
 
+/** The problem a caller answers when payments cannot be used now (nothing was charged). */
+export function paymentsUnavailable(detail: string): ApiProblem {
+  return new ApiProblem("service-unavailable", detail, { headers: { "Retry-After": "30" } });
+}
+
+/** The gateway for the configured keys, or `null` without STRIPE_SECRET_KEY (payments answer 503). */
+export function paymentsGatewayFor(stripe: Config["stripe"], log: Logger): PaymentsGateway | null {
+  if (!stripe.secretKey) return null;
+  const client = createStripeClient({
+    secretKey: stripe.secretKey,
+    webhookSecret: stripe.webhookSecret,
+    apiBase: stripe.apiBase,
+    timeoutMs: stripe.timeoutMs,
+  });
+  return new PaymentsGateway(client, stripe.webhookSecret, log);
+}
+
 function isMissing(error: unknown): boolean {
   return error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
 }
@@ -67,20 +87,31 @@ export class PaymentsGateway {
   constructor(
     private readonly stripe: Stripe,
     private readonly webhookSecret: string | undefined,
+    private readonly log: Logger,
   ) {}
 
+  /** One call, its answer parsed; a failure is logged here as a warning with its cause (never a secret), once. */
   async #call<S extends z.ZodType>(what: string, schema: S, request: () => Promise<unknown>): Promise<z.output<S>> {
     let answer: unknown;
     try {
       answer = await request();
     } catch (error) {
-      throw new PaymentsUnavailableError(`The payment provider failed to ${what}`, { cause: error });
+      const failure = isUnparseableAnswer(error)
+        ? new PaymentsAnswerInvalidError(`The payment provider's answer to ${what} could not be parsed`, {
+            cause: error,
+          })
+        : new PaymentsUnavailableError(`The payment provider failed to ${what}`, { cause: error });
+      this.log.warn({ payment_call: what, cause: describeCallFailure(error) }, failure.message);
+      throw failure;
     }
     const parsed = schema.safeParse(answer);
-    if (!parsed.success)
-      throw new PaymentsUnavailableError(`The payment provider's answer to ${what} was not understood`, {
+    if (!parsed.success) {
+      const failure = new PaymentsAnswerInvalidError(`The payment provider's answer to ${what} was not understood`, {
         cause: parsed.error,
       });
+      this.log.warn({ payment_call: what, cause: describeUnexpectedAnswer(parsed.error) }, failure.message);
+      throw failure;
+    }
     return parsed.data;
   }
 
@@ -126,6 +157,24 @@ export class PaymentsGateway {
     return missing ? null : intent;
   }
 
+  /**
+   * The receipt page of a payment's latest charge, or `null` when it has none (not yet charged, or no
+   * such payment). Stripe keeps `receipt_url` on the charge, not on the payment intent:
+   * https://docs.stripe.com/api/charges/object#charge_object-receipt_url
+   */
+  async receiptUrl(paymentIntentId: string): Promise<string | null> {
+    const intent = await this.#call("read a payment's receipt", PaymentWithChargeSchema.nullable(), async () => {
+      try {
+        return await this.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] });
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+        return null;
+      }
+    });
+    const charge = intent?.latest_charge;
+    return typeof charge === "object" && charge !== null ? (charge.receipt_url ?? null) : null;
+  }
+
   /** A full refund of the payment; the key makes a repeated request refund once. */
   createRefund(
     paymentIntentId: string,
@@ -140,6 +189,8 @@ export class PaymentsGateway {
   /**
    * Verifies the `Stripe-Signature` header over the exact bytes received, with the SDK's default
    * 300 s tolerance (https://docs.stripe.com/webhooks#verify-events), then parses the envelope.
+   * The SDK only refuses a timestamp too far in the past; one more than the same 300 s in the
+   * future is refused here too, so a signature made ahead of time cannot be replayed for longer.
    */
   verifyWebhook(rawBody: Uint8Array, signature: string): PaymentEvent {
     if (!this.webhookSecret) throw new PaymentsUnavailableError("STRIPE_WEBHOOK_SECRET is not configured");
@@ -149,6 +200,9 @@ export class PaymentsGateway {
     } catch (error) {
       throw new WebhookSignatureError(error instanceof Error ? error.message : "the signature does not verify");
     }
+    const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+    if (signedAt > Date.now() / 1000 + WEBHOOK_TOLERANCE_SECONDS)
+      throw new WebhookSignatureError("the signature is dated more than 5 minutes in the future");
     const parsed = PaymentEventSchema.safeParse(event);
     if (!parsed.success) throw new WebhookSignatureError("the event is not a payment-provider event");
     return parsed.data;

@@ -54,9 +54,18 @@ export const ChargeSchema = z.object({
   payment_intent: Reference,
   refunded: z.boolean().optional(),
   amount_refunded: z.number().int().optional(),
+  /** The provider's receipt page for this charge (kept current with refunds). */
+  receipt_url: z.string().nullable().optional(),
   metadata: Metadata,
 });
 export type Charge = z.infer<typeof ChargeSchema>;
+
+/** A payment intent read with `expand: ["latest_charge"]`: the charge itself, when there is one. */
+export const PaymentWithChargeSchema = z.object({
+  id: z.string().startsWith("pi_"),
+  object: z.literal("payment_intent"),
+  latest_charge: z.union([ChargeSchema, z.string()]).nullish(),
+});
 
 export const DisputeSchema = z.object({
   id: z.string().startsWith("dp_"),

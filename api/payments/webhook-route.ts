@@ -1,11 +1,11 @@
-import type { H3 } from "h3";
-import { requireAvailable } from "../platform/availability.ts";
 import { readLimited } from "../platform/body.ts";
 import { jsonResponse } from "../platform/http/responses.ts";
+import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import type { RouteDeps } from "../platform/route-deps.ts";
-import { PaymentsUnavailableError, WebhookSignatureError } from "./stripe-client.ts";
+import { PaymentsAnswerInvalidError, PaymentsUnavailableError } from "./provider-failure.ts";
+import { type PaymentsGateway, WebhookSignatureError } from "./stripe-client.ts";
 import type { PaymentEvent } from "./stripe-objects.ts";
+import type { PaymentWebhooks } from "./webhooks.ts";
 
 /** Stripe events are a few kilobytes; anything near this is not one. */
 const WEBHOOK_LIMIT_BYTES = 1_048_576;
@@ -16,10 +16,8 @@ const WEBHOOK_LIMIT_BYTES = 1_048_576;
  * its effect are committed; 400 for a bad signature (nothing changes); 503 when the provider or the
  * database cannot be reached, so Stripe delivers the event again.
  */
-export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): void {
-  app.post("/api/v1/webhooks/stripe", async (event) => {
-    await requireAvailable("receiveStripeWebhook", services.monitor, services.content.service);
-    const payments = services.payments;
+export function paymentWebhookRoute(payments: PaymentsGateway | null, webhooks: PaymentWebhooks): HttpRoute {
+  return httpOnlyRoute("receiveStripeWebhook", async (event) => {
     if (!payments?.webhooksConfigured) {
       throw new ApiProblem(
         "service-unavailable",
@@ -37,14 +35,21 @@ export function registerPaymentWebhookRoutes(app: H3, { services }: RouteDeps): 
       if (error instanceof WebhookSignatureError)
         throw new ApiProblem(
           "invalid-webhook-signature",
-          "The signature does not verify for these bytes, or its timestamp is too old.",
+          "The signature does not verify for these bytes, or its timestamp is more than 5 minutes old or ahead.",
         );
       throw error;
     }
     try {
-      const receipt = await services.webhooks.receive(received);
+      const receipt = await webhooks.receive(received);
       return jsonResponse(event, { received: true, duplicate: receipt.duplicate });
     } catch (error) {
+      if (error instanceof PaymentsAnswerInvalidError) {
+        throw new ApiProblem(
+          "payment-provider-answer-invalid",
+          "The payment provider's answer could not be understood, so this event could not be confirmed; deliver it again later.",
+          { headers: { "Retry-After": "60" } },
+        );
+      }
       if (error instanceof PaymentsUnavailableError) {
         throw new ApiProblem(
           "service-unavailable",

@@ -25,31 +25,22 @@ export interface WebhookReceipt {
   handled: boolean;
 }
 
+/** Event type → the handlers that act on it, in order (api/webhook-table.ts is the one table). */
+export type WebhookTable = Readonly<Record<string, readonly WebhookHandler[]>>;
+
 /**
- * The payment-provider webhook as a dispatcher: features register handlers by event type (the
- * store for checkout sessions, refunds and disputes; readiness checks for payment intents). Events
- * are deduplicated by id and may arrive in any order (https://docs.stripe.com/webhooks#handle-duplicate-events),
+ * The payment-provider webhook as a dispatcher over one table of handlers by event type. Events are
+ * deduplicated by id and may arrive in any order (https://docs.stripe.com/webhooks#handle-duplicate-events),
  * so handlers re-read the provider's current state rather than trusting the order of arrival.
  */
 export class PaymentWebhooks {
-  readonly #handlers = new Map<string, WebhookHandler[]>();
-
-  constructor(private readonly deps: { db: () => Sql; now: () => Date; log: Logger }) {}
-
-  /** Adds a handler for `type`; several features may handle the same type. */
-  register(type: string, handler: WebhookHandler): void {
-    this.#handlers.set(type, [...(this.#handlers.get(type) ?? []), handler]);
-  }
-
-  handledTypes(): string[] {
-    return [...this.#handlers.keys()].sort();
-  }
+  constructor(private readonly deps: { db: () => Sql; now: () => Date; log: Logger; table: WebhookTable }) {}
 
   async receive(event: PaymentEvent): Promise<WebhookReceipt> {
     const db = this.deps.db();
     // A cheap early answer for a redelivery; the record's primary key is what really decides.
     if (await hasPaymentEvent(db, event.id)) return { duplicate: true, handled: false };
-    const handlers = this.#handlers.get(event.type) ?? [];
+    const handlers = Object.hasOwn(this.deps.table, event.type) ? (this.deps.table[event.type] ?? []) : [];
     const effects: WebhookEffect[] = [];
     for (const handler of handlers) {
       const effect = await handler(event);

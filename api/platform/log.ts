@@ -9,7 +9,18 @@ export type { Logger };
  * the wrong tool here: it runs on every call and cost a fifth of a small request's CPU.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, base: undefined, formatters: { level: (label) => ({ level: label }) } }, destination);
+  const sink = destination ?? pino.destination({ dest: 1, sync: true });
+  const log = pino({ level, base: undefined, formatters: { level: (label) => ({ level: label }) } }, sink);
+  SINKS.set(log, sink);
+  return log;
+}
+
+/** Each logger's destination, for lines written whole (access-log.ts); pino's typings hide its own. */
+const SINKS = new WeakMap<Logger, pino.DestinationStream>();
+
+/** Where a logger made by `createLogger` writes; lines written here stay in order with its own. */
+export function sinkOf(log: Logger): pino.DestinationStream | undefined {
+  return SINKS.get(log);
 }
 
 /** Capability URLs carry their secret in the path: keep only a short prefix in logs. */

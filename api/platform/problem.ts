@@ -2,8 +2,8 @@ import type { H3Event } from "h3";
 import { type ProblemCode, problemType } from "../../src/lib/problems.ts";
 import { absolute, paths } from "../../src/lib/urls.ts";
 import { requestIdOf } from "./http/request-id.ts";
+import { limitsOf } from "./http/request-limits.ts";
 import { completeResponse } from "./http/responses.ts";
-import { limitsOf } from "./limits/enforce.ts";
 
 export interface Violation {
   /** JSON Pointer into the request body, in URI-fragment form: `#/use_cases/3`. */
@@ -20,9 +20,15 @@ export class ApiProblem extends Error {
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
-    readonly options: { errors?: Violation[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+    readonly options: {
+      errors?: Violation[];
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+      /** What went wrong underneath; never sent, but pages may word it for people. */
+      cause?: unknown;
+    } = {},
   ) {
-    super(detail);
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiProblem";
     this.status = problemType(code).status;
   }

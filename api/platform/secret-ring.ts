@@ -1,6 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { ConfigError } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
+import {
+  createSecretFile,
+  readSecretFile,
+  replaceSecretFile,
+  type StoredRing,
+  secretFileFor,
+  withSecretFileLock,
+} from "./secret-file.ts";
 
 /**
  * The HMAC keys for credit codes, download links and idempotency digests. Whatever is made now is
@@ -18,112 +27,168 @@ export function ringKeys(ring: SecretRing): string[] {
   return [ring.current, ...ring.previous];
 }
 
-/** What the environment says (api/config.ts); it wins over the database for `current`. */
+/** What the environment says (api/config.ts); it wins over the stored ring for `current`. */
 export interface ConfiguredSecrets {
   serverSecret: string | undefined;
   serverSecretPrevious: readonly string[];
 }
 
-const CURRENT = "server_secret";
-const PREVIOUS = "server_secret_previous";
-const PreviousSchema = z.array(z.string().min(1));
+/** The database the ring belongs to: its file's path when it is embedded (`Database` is one). */
+export interface SecretHome {
+  client: Sql;
+  path: string | undefined;
+}
+
+/** The configuration cannot give this process a server secret; the message says what to set. */
+export class SecretSetupError extends ConfigError {}
 
 /** A new secret: 32 random bytes, base64url (43 characters, above SERVER_SECRET's minimum). */
 export const newServerSecret = (): string => randomBytes(32).toString("base64url");
 
-interface StoredSecrets {
+// Where versions before the secret file kept the generated ring, in plain text.
+const LEGACY_CURRENT = "server_secret";
+const LEGACY_PREVIOUS = "server_secret_previous";
+const LegacyPreviousSchema = z.array(z.string().min(1));
+
+interface LegacySecrets {
   current: string | null;
   previous: string[];
-  /** The stored text as read, so a rotation can tell whether someone changed it meanwhile. */
-  previousText: string | null;
 }
 
-async function readStoredSecrets(client: Sql): Promise<StoredSecrets> {
+/** The ring a database from before the secret file still holds in its `settings`, or `null`. */
+async function readLegacySecrets(client: Sql): Promise<LegacySecrets | null> {
   const result = await client.execute({
     sql: "SELECT key, value FROM settings WHERE key IN (?, ?)",
-    args: [CURRENT, PREVIOUS],
+    args: [LEGACY_CURRENT, LEGACY_PREVIOUS],
   });
   const value = (key: string) => {
     const found = result.rows.find((row) => row.key === key)?.value;
     return typeof found === "string" ? found : null;
   };
-  const previousText = value(PREVIOUS);
-  return { current: value(CURRENT), previous: previousText === null ? [] : parsePrevious(previousText), previousText };
+  const current = value(LEGACY_CURRENT);
+  const previousText = value(LEGACY_PREVIOUS);
+  if (current === null && previousText === null) return null;
+  let previous: string[] = [];
+  if (previousText !== null) {
+    const parsed = LegacyPreviousSchema.safeParse(JSON.parse(previousText));
+    if (!parsed.success)
+      throw new Error(`settings.${LEGACY_PREVIOUS} is not a JSON array of secrets; fix or delete that row`);
+    previous = parsed.data;
+  }
+  return { current, previous };
 }
 
-function parsePrevious(text: string): string[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const parsed = PreviousSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`settings.${PREVIOUS} is not a JSON array of secrets; fix or delete that row`);
-  return parsed.data;
+const forgetLegacySecrets = (client: Sql) =>
+  client.execute({ sql: "DELETE FROM settings WHERE key IN (?, ?)", args: [LEGACY_CURRENT, LEGACY_PREVIOUS] });
+
+const distinct = (keys: readonly (string | null)[], except?: string): string[] => [
+  ...new Set(keys.filter((key): key is string => key !== null && key !== except)),
+];
+
+/**
+ * Moves a ring kept in the database into the file, keeping every key (what it signed still
+ * verifies), then deletes it from the database. The file is written first: a crash in between
+ * leaves both, and the next start merges again to the same ring.
+ */
+async function migrateLegacySecrets(home: SecretHome, file: string, legacy: LegacySecrets): Promise<void> {
+  await withSecretFileLock(file, () => {
+    const stored = readSecretFile(file);
+    if (stored === null) {
+      const current = legacy.current ?? newServerSecret();
+      createSecretFile(file, { current, previous: distinct(legacy.previous, current) });
+    } else {
+      const previous = distinct([...stored.previous, legacy.current, ...legacy.previous], stored.current);
+      if (previous.length !== stored.previous.length) replaceSecretFile(file, { ...stored, previous });
+    }
+  });
+  await forgetLegacySecrets(home.client);
 }
 
 /**
  * The ring for this process, read once at start (so every instance must restart after a
- * rotation). Without `SERVER_SECRET`, `current` is generated on first start and kept in the
- * database: `INSERT OR IGNORE` then read makes every instance agree on the first one written.
- * `previous` is the environment's list then the database's, without repeats or `current`. A
- * generated secret that `SERVER_SECRET` now overrides joins `previous` too: moving from the
- * generated secret to one from a secret store is a rotation, and the generated one is never shown.
+ * rotation). Without `SERVER_SECRET`, an embedded database's `current` is generated on first start
+ * into a 0600 file beside the database file (never into the database: a copy of it must not be
+ * able to sign links or codes); every instance on the machine reads the one written first. A
+ * remote database has no "beside": `SERVER_SECRET` is required then. `previous` is the
+ * environment's list, then the stored one, without repeats or `current`. A stored secret that
+ * `SERVER_SECRET` now overrides joins `previous` too: moving to a secret from a secret store is a
+ * rotation, and the old one is never shown. A database from before the file is migrated into it.
  */
-export async function loadSecretRing(client: Sql, configured: ConfiguredSecrets): Promise<SecretRing> {
-  if (!configured.serverSecret) {
-    await client.execute({
-      sql: "INSERT OR IGNORE INTO settings (key, value, updated_at) VALUES (?, ?, ?)",
-      args: [CURRENT, newServerSecret(), new Date().toISOString()],
-    });
+export async function loadSecretRing(
+  home: SecretHome,
+  configured: ConfiguredSecrets,
+  warn: (message: string) => void = () => {},
+): Promise<SecretRing> {
+  const legacy = await readLegacySecrets(home.client);
+  if (home.path === undefined) {
+    if (!configured.serverSecret)
+      throw new SecretSetupError(
+        "Invalid configuration; fix these environment variables:\n  SERVER_SECRET: must be set with a remote database (DATABASE_URL libsql://, https:// or wss://): every instance needs the same secret, and it must not be kept in the database. Generate one of at least 32 characters (e.g. `openssl rand -base64 32`) in your secret store.",
+      );
+    if (legacy)
+      warn(
+        "The database still holds an earlier server secret in plain text; it stays accepted for the codes and links it signed. Once those no longer matter, remove it: npm run admin -- secret retire-previous",
+      );
+    return combine(configured, null, legacy ? [legacy.current, ...legacy.previous] : []);
   }
-  const stored = await readStoredSecrets(client);
-  const current = configured.serverSecret ?? stored.current;
-  if (!current) throw new Error("The server secret could not be stored");
-  const overridden = configured.serverSecret && stored.current ? [stored.current] : [];
-  const previous = [...new Set([...configured.serverSecretPrevious, ...overridden, ...stored.previous])].filter(
-    (key) => key !== current,
+  const file = secretFileFor(home.path);
+  if (legacy) await migrateLegacySecrets(home, file, legacy);
+  let stored = readSecretFile(file);
+  if (stored === null && !configured.serverSecret)
+    stored = createSecretFile(file, { current: newServerSecret(), previous: [] });
+  return combine(configured, stored);
+}
+
+function combine(
+  configured: ConfiguredSecrets,
+  stored: StoredRing | null,
+  alsoPrevious: readonly (string | null)[] = [],
+): SecretRing {
+  const current = configured.serverSecret ?? stored?.current;
+  if (!current) throw new SecretSetupError("No server secret is configured or stored");
+  const overridden = configured.serverSecret && stored ? [stored.current] : [];
+  const previous = distinct(
+    [...configured.serverSecretPrevious, ...overridden, ...(stored?.previous ?? []), ...alsoPrevious],
+    current,
   );
   return { current, previous };
 }
 
-export type Rotation = { rotated: true; previousKept: number } | { rotated: false };
+export type Rotation = { file: string; previousKept: number };
 
 /**
- * Stores a new current secret and moves the old one to the front of the previous list, in one
- * batch. It applies only if neither row changed since they were read, so two rotations at once
- * cannot lose a key: the loser changes nothing and says so.
+ * Stores a new current secret in the embedded database's secret file and moves the old one to
+ * the front of the previous keys, under the file's lock (two rotations at once cannot lose a key).
  */
-export async function rotateStoredSecret(client: Sql, at: string): Promise<Rotation> {
-  const stored = await readStoredSecrets(client);
-  const previous =
-    stored.current === null
-      ? stored.previous
-      : [stored.current, ...stored.previous.filter((key) => key !== stored.current)];
-  const [swapped] = await client.batch(
-    [
-      {
-        sql: `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
-              ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-              WHERE settings.value IS ? AND (SELECT value FROM settings WHERE key = ?) IS ?`,
-        args: [CURRENT, newServerSecret(), at, stored.current, PREVIOUS, stored.previousText],
-      },
-      {
-        // Only if the first statement changed the row; a WHERE is also what lets SQLite parse ON CONFLICT after a SELECT.
-        sql: `INSERT INTO settings (key, value, updated_at) SELECT ?, ?, ? WHERE changes() = 1
-              ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-        args: [PREVIOUS, JSON.stringify(previous), at],
-      },
-    ],
-    "write",
-  );
-  return swapped?.rowsAffected === 1 ? { rotated: true, previousKept: previous.length } : { rotated: false };
+export async function rotateStoredSecret(home: SecretHome & { path: string }): Promise<Rotation> {
+  const file = secretFileFor(home.path);
+  const legacy = await readLegacySecrets(home.client);
+  if (legacy) await migrateLegacySecrets(home, file, legacy);
+  return withSecretFileLock(file, () => {
+    const stored = readSecretFile(file);
+    const previous = stored ? distinct([stored.current, ...stored.previous]) : [];
+    replaceSecretFile(file, { current: newServerSecret(), previous });
+    return { file, previousKept: previous.length };
+  });
 }
 
-/** Drops the database's previous keys (not SERVER_SECRET_PREVIOUS); answers how many there were. */
-export async function retireStoredPreviousSecrets(client: Sql): Promise<number> {
-  const result = await client.execute({ sql: "DELETE FROM settings WHERE key = ? RETURNING value", args: [PREVIOUS] });
-  const text = result.rows[0]?.value;
-  return typeof text === "string" ? parsePrevious(text).length : 0;
+/**
+ * Drops the stored previous keys (not SERVER_SECRET_PREVIOUS): an embedded database's in its
+ * secret file; a remote database's are those it still holds in plain text from before the file
+ * (with SERVER_SECRET required there, every one of them is a previous key). Answers how many.
+ */
+export async function retireStoredPreviousSecrets(home: SecretHome): Promise<number> {
+  const legacy = await readLegacySecrets(home.client);
+  if (home.path === undefined) {
+    if (legacy) await forgetLegacySecrets(home.client);
+    return legacy ? distinct([legacy.current, ...legacy.previous]).length : 0;
+  }
+  const file = secretFileFor(home.path);
+  if (legacy) await migrateLegacySecrets(home, file, legacy);
+  return withSecretFileLock(file, () => {
+    const stored = readSecretFile(file);
+    if (!stored || stored.previous.length === 0) return 0;
+    replaceSecretFile(file, { ...stored, previous: [] });
+    return stored.previous.length;
+  });
 }

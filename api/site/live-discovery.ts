@@ -12,8 +12,8 @@ import { MCP_CARD_PATHS } from "../../src/lib/discovery/mcp-card.ts";
 import { pricingDocument } from "../../src/lib/discovery/pricing.ts";
 import type { ServiceState } from "../../src/lib/discovery/state.ts";
 import { CORS_HEADERS } from "../../src/lib/manifest.ts";
-import type { AppServices } from "../app-services.ts";
 import { ApiProblem } from "../platform/problem.ts";
+import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
 import type { StaticRoute } from "./site-files.ts";
 
 type LiveHandler = (event: H3Event, base: StaticRoute) => Promise<Response>;
@@ -43,7 +43,7 @@ function answer(event: H3Event, type: string, body: string | Uint8Array, etag: s
  */
 export function liveDiscovery(
   ctx: DiscoveryContext,
-  services: AppServices,
+  monitor: ServiceStateMonitor,
   extras: { openapi: boolean; mcpCard: boolean },
 ): Map<string, LiveHandler> {
   const documents: Record<string, (state: ServiceState) => unknown> = {
@@ -57,7 +57,7 @@ export function liveDiscovery(
   const handlers = new Map<string, LiveHandler>();
   for (const [url, build] of Object.entries(documents)) {
     handlers.set(url, async (event, base) => {
-      const body = `${JSON.stringify(build(await services.monitor.current()), null, 2)}\n`;
+      const body = `${JSON.stringify(build(await monitor.current()), null, 2)}\n`;
       const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
       return answer(event, base.entry.type, body, etag);
     });
@@ -65,7 +65,7 @@ export function liveDiscovery(
   // The card's bytes never change at runtime; whether it is served does (the `mcp` switch).
   for (const url of MCP_CARD_PATHS) {
     handlers.set(url, async (event, base) => {
-      if (!isMcpCardAvailable(ctx, await services.monitor.current()))
+      if (!isMcpCardAvailable(ctx, await monitor.current()))
         throw new ApiProblem("not-found", "The MCP server is switched off; /capabilities.json lists what works now.");
       return answer(event, base.entry.type, base.body, base.entry.etag);
     });

@@ -1,11 +1,12 @@
 import { IncomingMessage, ServerResponse } from "node:http";
 import { fromNodeHandler, type H3, type H3Event } from "h3";
-import { pageServicesFor } from "../page-services.ts";
+import type { PageServices } from "../../src/lib/page-services.ts";
+import type { Config } from "../config.ts";
 import { clientAddress } from "../platform/http/client.ts";
 import { documentHeadersFor } from "../platform/http/document-headers.ts";
 import { requestIdOf } from "../platform/http/request-id.ts";
+import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import type { RouteDeps } from "../platform/route-deps.ts";
 import type { AstroHandler } from "./astro-handler.ts";
 
 /** Pages Astro renders on demand (`prerender = false`), and the methods each answers. */
@@ -30,7 +31,14 @@ function refuseCrossSite(event: H3Event, siteUrl: string): void {
   }
 }
 
-export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps, handler: AstroHandler): void {
+export interface PageRouteDeps {
+  config: Pick<Config, "siteUrl" | "docsUrl" | "trustProxy" | "stripe">;
+  log: Logger;
+  /** The services a page may call, bound to the client's address (api/page-services.ts). */
+  pageServices: (address: string) => PageServices;
+}
+
+export function registerPageRoutes(app: H3, { config, log, pageServices }: PageRouteDeps, handler: AstroHandler): void {
   const documentHeaders = documentHeadersFor(config);
   for (const page of ON_DEMAND_PAGES) {
     for (const method of page.methods) {
@@ -42,7 +50,7 @@ export function registerPageRoutes(app: H3, { config, services, log }: RouteDeps
         for (const [name, value] of documentHeaders) node.res.setHeader(name, value);
         node.res.setHeader("X-Request-Id", requestIdOf(event));
         node.res.setHeader("Cache-Control", "no-store");
-        const locals = { services: pageServicesFor(services, clientAddress(event, config.trustProxy)) };
+        const locals = { services: pageServices(clientAddress(event, config.trustProxy)) };
         log.info({ req_id: requestIdOf(event), method, path: page.path }, "page");
         return fromNodeHandler((req, res, next) => {
           // This server speaks HTTP/1.1 (node:http); the adapter expects exactly that.

@@ -7,6 +7,7 @@ import {
   type RouteEntry,
   type RouteManifest,
   SECURITY_HEADERS,
+  takesDocumentPolicy,
 } from "../../src/lib/manifest.ts";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
 
@@ -17,6 +18,8 @@ export interface StaticRoute {
   entry: RouteEntry;
   /** Every response header (security headers included) except Content-Length, computed once. */
   headers: readonly [string, string][];
+  /** The headers when this route answers for its HTML page's URL (a Markdown twin): `Vary: Accept` added. */
+  negotiatedHeaders: readonly [string, string][];
   /** The Markdown twin's URL, for HTML pages that have one (`Accept: text/markdown`). */
   markdownTwin?: string;
 }
@@ -50,14 +53,14 @@ export async function loadSiteFiles(
   await Promise.all(
     Object.entries(manifest.routes).map(async ([url, entry]) => {
       const body = await readFile(join(clientDir, entry.file));
-      routes.set(url, { url, body, entry, headers: [] });
+      routes.set(url, { url, body, entry, headers: [], negotiatedHeaders: [] });
     }),
   );
   for (const route of routes.values()) {
     const twin =
       route.entry.type.startsWith("text/html") && routes.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
     const headers: [string, string][] = [
-      ...(route.entry.type.startsWith("text/html") ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
+      ...(takesDocumentPolicy(route.entry.type) ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
       ["Content-Type", route.entry.type],
       ["Cache-Control", CACHE_CONTROL[route.entry.cache]],
       ["ETag", route.entry.etag],
@@ -81,6 +84,8 @@ export async function loadSiteFiles(
     });
   const home = routes.get("/");
   if (home) routes.set("/", { ...home, headers: [...home.headers, ["Link", homeLinkHeader(routes)]] });
+  // A Markdown twin answering for its page's URL varies by Accept; built once, after every header is final.
+  for (const route of routes.values()) route.negotiatedHeaders = [...route.headers, ["Vary", "Accept"]];
   let notFoundHtml: Uint8Array | null = null;
   try {
     notFoundHtml = await readFile(join(clientDir, manifest.not_found));
@@ -92,7 +97,9 @@ export async function loadSiteFiles(
 
 /**
  * The home page's `Link` header (RFC 8288): where an agent finds the API catalog (RFC 9727), the
- * API description, the docs, llms.txt and the Markdown version. Only targets that exist are named.
+ * API description, the docs, llms.txt, its own entry points (agents.json, as the api-catalog's
+ * `service-meta` names it) and the agent skills index (documentation for agents, RFC 8631
+ * `service-doc`), and the Markdown version. Only targets that exist are named.
  */
 function homeLinkHeader(routes: Map<string, StaticRoute>): string {
   const candidates: [string, string][] = [
@@ -100,6 +107,8 @@ function homeLinkHeader(routes: Map<string, StaticRoute>): string {
     ["/openapi.json", 'rel="service-desc"; type="application/vnd.oai.openapi+json"'],
     ["/docs", 'rel="service-doc"; type="text/html"'],
     ["/llms.txt", 'rel="describedby"; type="text/plain"'],
+    ["/agents.json", 'rel="service-meta"; type="application/json"; title="Agent entry points"'],
+    ["/.well-known/agent-skills/index.json", 'rel="service-doc"; type="application/json"; title="Agent skills index"'],
     ["/terms.json", 'rel="terms-of-service"; type="application/json"'],
     ["/policies/privacy", 'rel="privacy-policy"; type="text/html"'],
     ["/.well-known/ai-catalog.json", 'rel="ai-catalog"; type="application/ai-catalog+json"'],

@@ -6,6 +6,7 @@ import { markStatic } from "../platform/http/static-request.ts";
 import { methodsForPath } from "../platform/operation-match.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { SiteFiles, StaticRoute } from "./site-files.ts";
+import { staticAnswer } from "./static-answer.ts";
 
 export interface StaticDeps {
   site: SiteFiles | null;
@@ -25,29 +26,19 @@ const NOT_FOUND_MARKDOWN =
  * catch-all on the hot path measured 2.3× slower), and the catch-all handles the rest.
  */
 export function registerStaticRoutes(app: H3, deps: StaticDeps): void {
-  for (const route of deps.site?.routes.values() ?? []) {
+  const site = deps.site;
+  for (const route of site?.routes.values() ?? []) {
     // The router reads `:` and `*` as parameters; such URLs (none today) are left to the catch-all.
     if (/[:*]/.test(route.url)) continue;
     const live = route.entry.live ? deps.live.get(route.url) : undefined;
-    const handle = live
-      ? (event: H3Event) => live(event, route)
-      : route.markdownTwin
-        ? (event: H3Event) => negotiate(event, deps.site, route)
-        : (event: H3Event) => respond(event, route);
+    const handle = (event: H3Event) =>
+      live ? live(event, route) : site ? respond(event, site, route) : serve(event, deps);
     // The router also matches `/docs/store/`; one address per page, so that form is redirected.
     app.get(route.url, (event) =>
       event.url.pathname === route.url ? handle(event) : canonicalRedirect(event, route.url),
     );
   }
   app.all("/**", (event) => serve(event, deps));
-}
-
-function negotiate(event: H3Event, site: SiteFiles | null, route: StaticRoute): Response {
-  if (route.markdownTwin && prefersMarkdown(event.req.headers.get("accept"))) {
-    const twin = site?.routes.get(route.markdownTwin);
-    if (twin) return respond(event, { ...twin, headers: [...twin.headers, ["Vary", "Accept"]] });
-  }
-  return respond(event, route);
 }
 
 /** Everything the per-URL routes did not take: HEAD, other methods, unknown paths, a missing build. */
@@ -70,28 +61,26 @@ async function serve(event: H3Event, deps: StaticDeps): Promise<Response> {
       headers: { Allow: "GET, HEAD" },
     });
   const live = route.entry.live ? deps.live.get(path) : undefined;
-  return live ? live(event, route) : negotiate(event, site, route);
+  return live ? live(event, route) : respond(event, site, route);
 }
 
 /**
  * A static response is complete when built: srvx's FastResponse writes the byte body and the header
  * tuples straight to the socket, and the app's response hook leaves it alone (see `markComplete`).
+ * The fast path (api/fast-path/) writes the same `staticAnswer` on node:http.
  */
-export function respond(event: H3Event, route: StaticRoute): Response {
+export function respond(event: H3Event, site: SiteFiles, route: StaticRoute): Response {
   markStatic(event);
-  const inm = event.req.headers.get("if-none-match");
-  if (
-    inm &&
-    (inm === route.entry.etag || inm.split(",").some((tag) => tag.trim().replace(/^W\//, "") === route.entry.etag))
-  ) {
-    return markComplete(new FastResponse(null, { status: 304, headers: route.headers as [string, string][] }));
-  }
-  const headers =
-    event.req.method === "HEAD" ? [...route.headers, ["Content-Length", String(route.body.byteLength)]] : route.headers;
+  const headers = event.req.headers;
+  const answer = staticAnswer(site, route, {
+    method: event.req.method,
+    accept: headers.get("accept"),
+    ifNoneMatch: headers.get("if-none-match"),
+  });
   return markComplete(
-    new FastResponse(event.req.method === "HEAD" ? null : (route.body as BodyInit), {
-      status: 200,
-      headers: headers as [string, string][],
+    new FastResponse(answer.body as BodyInit | null, {
+      status: answer.status,
+      headers: answer.headers as [string, string][],
     }),
   );
 }

@@ -1,8 +1,10 @@
 import { createHmac } from "node:crypto";
+import { paths } from "../../src/lib/urls.ts";
 import type { StoreCheckout as CheckoutInput } from "../../src/schemas/requests/store-checkout.ts";
 import type { CheckoutStarted } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
-import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
+import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import type { CheckoutSession, StoreMetadata } from "../payments/stripe-objects.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
 import { validationProblem } from "../platform/body.ts";
@@ -19,12 +21,6 @@ export interface StoreCheckoutDeps {
   siteUrl: string;
   /** The ring's current key: order ids from client keys are short-lived, so older keys never matter. */
   serverSecret: string;
-}
-
-export function paymentsUnavailable(
-  detail = "The payment provider is not answering; nothing was charged. Try again shortly.",
-): ApiProblem {
-  return new ApiProblem("service-unavailable", detail, { headers: { "Retry-After": "30" } });
 }
 
 /** Starts hosted checkouts for catalogue items and fees; the price is always the catalogue's. */
@@ -80,12 +76,12 @@ export class StoreCheckout {
           // Session metadata is not copied to the payment: refunds and disputes find the order through this.
           payment_intent_data: { metadata },
           success_url: `${this.deps.siteUrl}/store/return?session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${this.deps.siteUrl}/store#${product.id}`,
+          cancel_url: `${this.deps.siteUrl}${paths.product(product.id)}`,
         },
         `store-checkout:${orderId}`,
       );
     } catch (error) {
-      if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
+      if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
     if (!session.url)

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { formatMoney } from "../../src/lib/money.ts";
 import type { Sql } from "../db/sql.ts";
 import { composeMail as compose, mailDay as day } from "../mail/compose.ts";
-import type { MailOutbox } from "../mail/outbox.ts";
+import type { MailTemplate } from "../mail/outbox.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
 import type { StoreDownloads } from "./downloads.ts";
 import { isEntitlementActive } from "./sql/entitlements.ts";
@@ -25,10 +25,10 @@ const OrderPayload = z.object({ order_id: z.string() });
  * valid 7 days from sending and the entitlement's end date; a fee's e-mail is a receipt. Both are
  * cancelled if the purchase was refunded or disputed before they went.
  */
-export function registerStoreMail(outbox: MailOutbox, deps: StoreMailDeps): void {
+export function storeMailTemplates(deps: StoreMailDeps): Record<string, MailTemplate> {
   const signature = `${deps.serviceName} · ${deps.siteUrl} · questions: ${deps.contactEmail}`;
 
-  outbox.registerTemplate("store-delivery", async (payload, sentAt) => {
+  const delivery: MailTemplate = async (payload, sentAt) => {
     const { order_id } = OrderPayload.parse(payload);
     const order = await findOrder(deps.db(), order_id);
     const entitlement = order?.entitlement;
@@ -65,9 +65,9 @@ export function registerStoreMail(outbox: MailOutbox, deps: StoreMailDeps): void
       ],
       signature,
     );
-  });
+  };
 
-  outbox.registerTemplate("store-sold-out-refund", async (payload) => {
+  const soldOutRefund: MailTemplate = async (payload) => {
     const { order_id } = OrderPayload.parse(payload);
     const order = await findOrder(deps.db(), order_id);
     const product = order ? deps.catalogue.any(order.product_id) : undefined;
@@ -87,5 +87,7 @@ export function registerStoreMail(outbox: MailOutbox, deps: StoreMailDeps): void
       ],
       signature,
     );
-  });
+  };
+
+  return { "store-delivery": delivery, "store-sold-out-refund": soldOutRefund };
 }

@@ -1,11 +1,12 @@
+import type { PurchaseReceipt } from "../../src/lib/page-services.ts";
 import type { PurchaseSession } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
-import { type PaymentsGateway, PaymentsUnavailableError } from "../payments/stripe-client.ts";
+import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
+import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
-import { paymentsUnavailable } from "./checkout.ts";
 import { isPaid, type StoreFulfilment } from "./fulfilment.ts";
 import { isEntitlementActive } from "./sql/entitlements.ts";
 import { findOrderBySession, type OrderRecord, settleUnpaidOrderStatement } from "./sql/orders.ts";
@@ -29,7 +30,17 @@ const oneOf = <T extends string>(values: readonly T[], value: string, fallback: 
 
 export const downloadPath = (sessionId: string) => `/api/v1/store/sessions/${sessionId}/download`;
 
-function notFound(): ApiProblem {
+/**
+ * `shopper@example.com` → `s•••@example.com`: enough for the buyer to recognise the address, not
+ * enough for someone handed the return page's address (the session id is its only key) to learn it.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "•••";
+  return `${email.slice(0, 1)}•••${email.slice(at)}`;
+}
+
+export function sessionNotFound(): ApiProblem {
   return new ApiProblem("not-found", "There is no purchase with this session id.");
 }
 
@@ -42,7 +53,7 @@ export class PurchaseSessions {
   constructor(private readonly deps: PurchaseSessionsDeps) {}
 
   async lookup(sessionId: string): Promise<PurchaseSession> {
-    if (!SESSION_ID_PATTERN.test(sessionId)) throw notFound();
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw sessionNotFound();
     const db = this.deps.db();
     const order = await findOrderBySession(db, sessionId);
     if (order && order.state !== "pending") {
@@ -54,11 +65,11 @@ export class PurchaseSessions {
     try {
       session = await this.deps.payments.retrieveCheckoutSession(sessionId);
     } catch (error) {
-      if (error instanceof PaymentsUnavailableError) throw paymentsUnavailable();
+      if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
     const metadata = session ? StoreMetadataSchema.safeParse(session.metadata) : undefined;
-    if (!session || !metadata?.success) throw notFound();
+    if (!session || !metadata?.success) throw sessionNotFound();
     if (isPaid(session)) {
       await this.deps.fulfilment.fulfil(session);
     } else if (session.status === "expired" && order) {
@@ -99,6 +110,30 @@ export class PurchaseSessions {
       entitlement: { active, expires_at: entitlement?.expires_at ?? null },
       ...(active && product?.data.file ? { download_url: downloadPath(order.session_id) } : {}),
     };
+  }
+
+  /**
+   * What the checkout return page shows besides the purchase: the order number, where the e-mail
+   * went (masked) and the provider's receipt once charged; `null` before an order exists. Read after
+   * `lookup`, which records a paid order.
+   */
+  async receipt(sessionId: string): Promise<PurchaseReceipt | null> {
+    if (!SESSION_ID_PATTERN.test(sessionId)) return null;
+    const order = await findOrderBySession(this.deps.db(), sessionId);
+    if (!order) return null;
+    const email = order.entitlement?.email ?? order.email;
+    let receiptUrl: string | null = null;
+    const charged = order.state === "fulfilled" || order.state === "revoked" || order.state === "refunded";
+    if (charged && order.payment_intent_id && this.deps.payments) {
+      try {
+        receiptUrl = await this.deps.payments.receiptUrl(order.payment_intent_id);
+      } catch (error) {
+        if (!(error instanceof PaymentsUnavailableError)) throw error;
+        // The receipt link is a convenience: the page still shows the purchase and its download.
+        this.deps.log.warn({ order_id: order.id, err: error.message }, "the provider's receipt could not be read");
+      }
+    }
+    return { order_number: order.id, sent_to: email ? maskEmail(email) : null, receipt_url: receiptUrl };
   }
 
   /** A session of ours whose order row was never written (the write after checkout failed). */

@@ -1,19 +1,16 @@
 import type { Content } from "../../src/content/model.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
-import { MailOutbox } from "../mail/outbox.ts";
-import { createSmtpTransport } from "../mail/transport.ts";
-import { createStripeClient, PaymentsGateway } from "../payments/stripe-client.ts";
-import { PaymentWebhooks } from "../payments/webhooks.ts";
+import type { PaymentsGateway } from "../payments/stripe-client.ts";
 import type { Logger } from "../platform/log.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { StoreCatalogue } from "./catalogue.ts";
 import { StoreCheckout } from "./checkout.ts";
 import { StoreDownloads } from "./downloads.ts";
 import { StoreFulfilment } from "./fulfilment.ts";
-import { registerStoreMail } from "./mail.ts";
+import type { StoreMailDeps } from "./mail.ts";
 import { PurchaseSessions } from "./purchase-sessions.ts";
-import { registerStoreWebhooks } from "./webhooks.ts";
+import { storeWebhookHandlers } from "./webhooks.ts";
 
 /** The store's services, as the routes, pages and staff CLI use them. */
 export interface StoreServices {
@@ -24,43 +21,21 @@ export interface StoreServices {
   downloads: StoreDownloads;
 }
 
-/** What payments, the webhook dispatcher and the mail outbox add to the app's services. */
-export interface CommerceServices {
-  /** `null` without STRIPE_SECRET_KEY: checkout answers 503 and its capabilities drop out. */
-  payments: PaymentsGateway | null;
-  /** Other features register their event handlers here (e.g. `payment_intent.succeeded`). */
-  webhooks: PaymentWebhooks;
-  /** Other features queue mail with `queueMailStatement` (api/mail/outbox-sql.ts) and register templates here. */
-  mail: MailOutbox;
-  store: StoreServices;
-}
-
-export interface CommerceDeps {
-  config: Pick<Config, "siteUrl" | "privateFilesDir" | "stripe" | "mail">;
+export interface StoreDeps {
+  config: Pick<Config, "siteUrl" | "privateFilesDir">;
   content: Content;
   db: () => Sql;
   now: () => Date;
   secrets: SecretRing;
   log: Logger;
+  /** `null` without STRIPE_SECRET_KEY: checkout answers 503 and its capabilities drop out. */
+  payments: PaymentsGateway | null;
 }
 
-export function createCommerceServices({ config, content, db, now, secrets, log }: CommerceDeps): CommerceServices {
-  const { stripe } = config;
-  const payments = stripe.secretKey
-    ? new PaymentsGateway(
-        createStripeClient({
-          secretKey: stripe.secretKey,
-          webhookSecret: stripe.webhookSecret,
-          apiBase: stripe.apiBase,
-          timeoutMs: stripe.timeoutMs,
-        }),
-        stripe.webhookSecret,
-      )
-    : null;
+export function createStoreServices({ config, content, db, now, secrets, log, payments }: StoreDeps): StoreServices {
   const catalogue = new StoreCatalogue(content, config.privateFilesDir);
   const fulfilment = new StoreFulfilment({ db, now, catalogue, payments, log });
-  const downloads = new StoreDownloads({ db, now, catalogue, siteUrl: config.siteUrl, secrets });
-  const store: StoreServices = {
+  return {
     catalogue,
     checkout: new StoreCheckout({
       db,
@@ -72,26 +47,24 @@ export function createCommerceServices({ config, content, db, now, secrets, log 
     }),
     fulfilment,
     sessions: new PurchaseSessions({ db, now, catalogue, payments, fulfilment, log }),
-    downloads,
+    downloads: new StoreDownloads({ db, now, catalogue, siteUrl: config.siteUrl, secrets }),
   };
-  const webhooks = new PaymentWebhooks({ db, now, log });
-  if (payments) registerStoreWebhooks(webhooks, { db, now, payments, fulfilment, log });
-  const mail = new MailOutbox({
+}
+
+/** What the store's e-mails need to render (api/mail-templates.ts). */
+export function storeMailDeps(store: StoreServices, { config, content, db, now }: StoreDeps): StoreMailDeps {
+  return {
     db,
     now,
-    from: config.mail.from,
-    host: new URL(config.siteUrl).hostname,
-    transport: config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl) : null,
-    log,
-  });
-  registerStoreMail(mail, {
-    db,
-    now,
-    catalogue,
-    downloads,
+    catalogue: store.catalogue,
+    downloads: store.downloads,
     siteUrl: config.siteUrl,
     serviceName: content.service.name,
     contactEmail: content.service.contact.email,
-  });
-  return { payments, webhooks, mail, store };
+  };
+}
+
+/** The store's payment-event handlers, for the webhook table; none without a payment provider. */
+export function storeWebhooks(store: StoreServices, { db, now, log, payments }: StoreDeps) {
+  return payments ? storeWebhookHandlers({ db, now, payments, fulfilment: store.fulfilment, log }) : null;
 }

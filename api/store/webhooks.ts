@@ -7,7 +7,7 @@ import {
   type PaymentEvent,
   StoreMetadataSchema,
 } from "../payments/stripe-objects.ts";
-import type { PaymentWebhooks, WebhookEffect } from "../payments/webhooks.ts";
+import type { WebhookEffect, WebhookHandler } from "../payments/webhooks.ts";
 import type { Logger } from "../platform/log.ts";
 import { isPaid, type StoreFulfilment } from "./fulfilment.ts";
 import { revocationStatements } from "./sql/fulfilments.ts";
@@ -34,7 +34,7 @@ function storeSession(event: PaymentEvent) {
  * expired ones settle a pending order; refunds and disputes revoke the entitlement. Each is safe
  * to receive twice and in any order.
  */
-export function registerStoreWebhooks(webhooks: PaymentWebhooks, deps: StoreWebhookDeps): void {
+export function storeWebhookHandlers(deps: StoreWebhookDeps) {
   const fulfil = async (event: PaymentEvent): Promise<WebhookEffect | null> => {
     const announced = storeSession(event);
     if (!announced) return null;
@@ -43,8 +43,6 @@ export function registerStoreWebhooks(webhooks: PaymentWebhooks, deps: StoreWebh
     if (!session || !isPaid(session)) return { statements: [] };
     return deps.fulfilment.plan(session);
   };
-  webhooks.register("checkout.session.completed", fulfil);
-  webhooks.register("checkout.session.async_payment_succeeded", fulfil);
 
   const settle =
     (state: "failed" | "expired") =>
@@ -63,8 +61,6 @@ export function registerStoreWebhooks(webhooks: PaymentWebhooks, deps: StoreWebh
         ],
       };
     };
-  webhooks.register("checkout.session.async_payment_failed", settle("failed"));
-  webhooks.register("checkout.session.expired", settle("expired"));
 
   /** Our order behind a payment: recorded at fulfilment, or named in the payment's metadata (a refund may come first). */
   const orderOfPayment = async (paymentIntentId: string | null): Promise<string | null> => {
@@ -76,16 +72,16 @@ export function registerStoreWebhooks(webhooks: PaymentWebhooks, deps: StoreWebh
     return metadata.success ? metadata.data.order_id : null;
   };
 
-  webhooks.register("charge.refunded", async (event) => {
+  const revokeOnRefund: WebhookHandler = async (event) => {
     const charge = ChargeSchema.safeParse(event.data.object);
     if (!charge.success) return null;
     const orderId = await orderOfPayment(charge.data.payment_intent);
     return orderId
       ? { statements: revocationStatements(orderId, "refund", charge.data.id, deps.now().toISOString()) }
       : null;
-  });
+  };
 
-  webhooks.register("charge.dispute.created", async (event) => {
+  const revokeOnDispute: WebhookHandler = async (event) => {
     const dispute = DisputeSchema.safeParse(event.data.object);
     if (!dispute.success) return null;
     const orderId = await orderOfPayment(dispute.data.payment_intent);
@@ -94,5 +90,7 @@ export function registerStoreWebhooks(webhooks: PaymentWebhooks, deps: StoreWebh
     return orderId
       ? { statements: revocationStatements(orderId, "dispute", dispute.data.id, deps.now().toISOString()) }
       : null;
-  });
+  };
+
+  return { fulfil, settleFailed: settle("failed"), settleExpired: settle("expired"), revokeOnRefund, revokeOnDispute };
 }

@@ -1,20 +1,13 @@
-import type { H3 } from "h3";
-import { WaitlistSignupSchema } from "../../src/schemas/requests/waitlist.ts";
-import { requireAvailable } from "../platform/availability.ts";
-import { readJson } from "../platform/body.ts";
-import { clientAddress } from "../platform/http/client.ts";
-import { jsonResponse } from "../platform/http/responses.ts";
-import { enforceRateLimit, rememberLimits } from "../platform/limits/enforce.ts";
-import type { RouteDeps } from "../platform/route-deps.ts";
+import { type HttpRoute, httpRoute } from "../platform/operations/http-routes.ts";
+import type { WaitlistOperations } from "./operations.ts";
 
-export function registerWaitlistRoutes(app: H3, { config, services }: RouteDeps): void {
-  app.post("/api/v1/waitlist", async (event) => {
-    await requireAvailable("joinWaitlist", services.monitor, services.content.service);
-    const limits = rememberLimits(
-      event,
-      await enforceRateLimit(services.limiter, "waitlist", clientAddress(event, config.trustProxy)),
-    );
-    const signup = await readJson(event, WaitlistSignupSchema, { limitBytes: config.bodyLimitBytes });
-    return jsonResponse(event, await services.waitlist.join(signup), { status: 202, headers: limits });
-  });
+/** An agent's entry and answer can be read back in its standing. */
+const STANDING = "/api/v1/agents/me";
+
+export function waitlistRoutes(operations: WaitlistOperations): HttpRoute[] {
+  return [
+    httpRoute(operations.join),
+    httpRoute(operations.joinAgents, { location: () => STANDING }),
+    httpRoute(operations.answerSurvey, { location: () => STANDING }),
+  ];
 }

@@ -1,14 +1,10 @@
 import type { WaitlistSignup } from "../../src/schemas/requests/waitlist.ts";
 import type { Sql } from "../db/sql.ts";
-import { validationProblem } from "../platform/body.ts";
-import type { Violation } from "../platform/problem.ts";
 import { upsertSignup } from "./sql.ts";
 
 export interface WaitlistServiceDeps {
   db: () => Sql;
   now: () => Date;
-  privacyVersion: string;
-  legendTermsVersion: string;
 }
 
 /** `Name@Example.COM ` → `name@example.com`: one person, one row. */
@@ -21,23 +17,10 @@ export class WaitlistService {
 
   /**
    * Adds a person, or leaves them listed. The reply depends only on the request, never on whether
-   * the address was already there, so it reveals nothing about who is on the list.
+   * the address was already there, so it reveals nothing about who is on the list. The body was
+   * validated against the policy versions in force (requestSchemas).
    */
   async join(signup: WaitlistSignup): Promise<{ status: "received"; legend: boolean }> {
-    const violations: Violation[] = [];
-    if (signup.consent_version !== this.deps.privacyVersion) {
-      violations.push({
-        pointer: "#/consent_version",
-        detail: `must be the current privacy policy version, ${this.deps.privacyVersion}`,
-      });
-    }
-    if (signup.legend_terms_version !== undefined && signup.legend_terms_version !== this.deps.legendTermsVersion) {
-      violations.push({
-        pointer: "#/legend_terms_version",
-        detail: `must be the current legend terms version, ${this.deps.legendTermsVersion}`,
-      });
-    }
-    if (violations.length > 0) throw validationProblem(violations);
     const legend = signup.legend_terms_version !== undefined;
     await upsertSignup(this.deps.db(), {
       email: normaliseEmail(signup.email),

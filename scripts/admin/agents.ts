@@ -1,16 +1,7 @@
 import { defineCommand } from "citty";
 import { AgentService, type IssuedToken } from "../../api/agents/service.ts";
-import {
-  findAgent,
-  listAgents,
-  listTokens,
-  revokeToken,
-  setTrust,
-  TRUST_LEVELS,
-  type Trust,
-} from "../../api/agents/sql.ts";
-import { getContent } from "../../src/content/load-content.ts";
-import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
+import { findAgent, listAgents, listTokens, revokeToken, setTrust } from "../../api/agents/sql.ts";
+import { TRUST_LEVELS, type Trust } from "../../api/platform/auth/token-owner.ts";
 import { AGENT_SCOPES } from "../../src/lib/registry.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
 
@@ -49,14 +40,9 @@ export const tokensCommand = defineCommand({
         label: { type: "string", description: "A note to tell tokens apart" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client, config }) => {
+        withDatabase(async ({ client }) => {
           const scopes = parseScopes(args.scopes);
-          const { privacy_version } = currentPolicyVersions(getContent(config.root));
-          const service = new AgentService({
-            db: () => client,
-            now: () => new Date(),
-            privacyVersion: privacy_version,
-          });
+          const service = new AgentService({ db: () => client, now: () => new Date() });
           let issued: IssuedToken & { agentId: string };
           if (args.agent) {
             if (!(await findAgent(client, args.agent))) throw new AdminError(`No agent ${args.agent}`);
@@ -119,12 +105,7 @@ export const agentsCommand = defineCommand({
         json: { type: "boolean", description: "Print JSON" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client }) =>
-          printRows(
-            (await listAgents(client, Number(args.limit))) as unknown as Record<string, unknown>[],
-            args.json === true,
-          ),
-        ),
+        withDatabase(async ({ client }) => printRows(await listAgents(client, Number(args.limit)), args.json === true)),
     }),
   },
 });

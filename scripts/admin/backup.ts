@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { defineCommand } from "citty";
+import { loadConfig } from "../../api/config.ts";
 import { FileSql } from "../../api/db/file-sql.ts";
+import { secretFileFor } from "../../api/platform/secret-file.ts";
 import { AdminError, withDatabase } from "./context.ts";
 
 /**
@@ -10,6 +12,15 @@ import { AdminError, withDatabase } from "./context.ts";
  * writing while it runs (a plain file copy of a WAL database can catch it between a write and its
  * checkpoint). The copy is then opened on its own and checked.
  */
+/** DATABASE_URL as the configuration reads it; a bad configuration is reported when connecting. */
+function databaseUrl(): string {
+  try {
+    return loadConfig().database.url;
+  } catch {
+    return "file:";
+  }
+}
+
 export const backupCommand = defineCommand({
   meta: {
     name: "backup",
@@ -19,14 +30,14 @@ export const backupCommand = defineCommand({
   args: { file: { type: "positional", description: "The new file to write; it must not exist", required: true } },
   run: ({ args }) => {
     // Decided before connecting: a remote server is not ours to copy (and may not even answer).
-    if (!(process.env.DATABASE_URL ?? "file:").startsWith("file:")) {
+    if (!databaseUrl().startsWith("file:")) {
       console.error(
         "backup copies an embedded database (DATABASE_URL=file:…); back up a libSQL server with its own tools (see /docs/operations/runbook#backups).",
       );
       process.exitCode = 1;
       return;
     }
-    return withDatabase(async ({ client }) => {
+    return withDatabase(async ({ client, config, database }) => {
       const target = resolve(String(args.file));
       if (existsSync(target))
         throw new AdminError(`${target} exists; name a new file, so no backup is ever overwritten`);
@@ -46,6 +57,12 @@ export const backupCommand = defineCommand({
         const megabytes = (await stat(target)).size / 2 ** 20;
         console.log(
           `Wrote ${target}: ${megabytes.toFixed(1)} MB, ${tables} tables, integrity ok, in ${Date.now() - started} ms.`,
+        );
+        // On purpose: a copy of the data must not be able to sign download links or credit codes.
+        console.log(
+          config.serverSecret || !database.path
+            ? "The copy holds no server secret: keep SERVER_SECRET in your secret store."
+            : `The copy holds no server secret: back up ${secretFileFor(database.path)} separately; without it the copy's credit codes and links cannot be verified.`,
         );
       } finally {
         copy.close();

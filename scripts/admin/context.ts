@@ -6,6 +6,8 @@ import type { Sql } from "../../api/db/sql.ts";
 export interface AdminContext {
   config: Config;
   client: Sql;
+  /** The database itself: where its server secret file is, for an embedded one. */
+  database: Database;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function withDatabase(task: (context: AdminContext) => Promise<void
     database = new Database(config.database);
     await database.configure();
     await migrate(database.client);
-    await task({ config, client: database.client });
+    await task({ config, client: database.client, database });
   } catch (error) {
     if (!(error instanceof AdminError || error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -30,7 +32,13 @@ export async function withDatabase(task: (context: AdminContext) => Promise<void
 }
 
 /** Prints rows as an aligned plain-text table (or JSON lines for scripts). */
-export function printRows(rows: Record<string, unknown>[], json: boolean): void {
+/** Any row object as a record of its own fields (rows come typed from the SQL modules). */
+export function fieldsOf(row: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row));
+}
+
+export function printRows(typed: readonly object[], json: boolean): void {
+  const rows = typed.map(fieldsOf);
   if (json) {
     console.log(JSON.stringify(rows, null, 2));
     return;

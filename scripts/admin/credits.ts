@@ -5,14 +5,17 @@ import { ChecksService } from "../../api/checks/service.ts";
 import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/checks/sql/credits.ts";
 import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 import { getContent } from "../../src/content/load-content.ts";
+import { EmailSchema } from "../../src/schemas/common.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 
 /** A code given by id (cc_…) or by the code itself. */
-async function resolveCode({ client, config }: AdminContext, reference: string) {
+async function resolveCode({ client, config, database }: AdminContext, reference: string) {
   if (reference.startsWith("cc_")) return findCreditCode(client, { id: reference });
   const checked = normaliseCreditCode(reference);
   if (!checked.ok) throw new AdminError(`${reference} is neither a code id (cc_…) nor a valid credit code`);
-  return findCreditCode(client, { hashes: creditCodeHashes(await loadSecretRing(client, config), checked.normalised) });
+  return findCreditCode(client, {
+    hashes: creditCodeHashes(await loadSecretRing(database, config), checked.normalised),
+  });
 }
 
 export const creditsCommand = defineCommand({
@@ -31,10 +34,14 @@ export const creditsCommand = defineCommand({
         email: { type: "string", description: "Who it is for (kept with the code)" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client, config }) => {
+        withDatabase(async ({ client, config, database }) => {
           const credits = Number(args.credits);
           if (!Number.isInteger(credits) || credits < 1 || credits > 10_000)
             throw new AdminError("Credits must be a whole number from 1 to 10000");
+          // The same rule as the API's e-mail fields: no control characters reach the database or a terminal.
+          const email = args.email === undefined ? null : EmailSchema.safeParse(args.email);
+          if (email && !email.success)
+            throw new AdminError(`--email ${email.error.issues[0]?.message ?? "is invalid"}`);
           const content = getContent(config.root);
           const service = new ChecksService({
             db: () => client,
@@ -43,10 +50,10 @@ export const creditsCommand = defineCommand({
             siteUrl: config.siteUrl,
             docsUrl: config.docsUrl,
             pricing: content.pricing.checks,
-            secrets: await loadSecretRing(client, config),
+            secrets: await loadSecretRing(database, config),
             unlockPaths: async () => ({ checkout: false, redeem: true }),
           });
-          const issued = await service.issueCode(credits, "staff", null, args.email ?? null);
+          const issued = await service.issueCode(credits, "staff", null, email?.data ?? null);
           if (!issued) throw new AdminError("The code could not be stored");
           console.log(
             `Code:    ${issued.code}\nId:      ${issued.id}\nCredits: ${credits}\n\nThe code is shown this once; it is stored only as an HMAC.`,

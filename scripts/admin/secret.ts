@@ -16,24 +16,25 @@ export const secretCommand = defineCommand({
       meta: {
         name: "rotate",
         description:
-          "Store a new server secret; the old one stays accepted as a previous key, so codes and links made before keep working. Then restart every instance.",
+          "Store a new server secret in the secret file beside the embedded database; the old one stays accepted as a previous key, so codes and links made before keep working. Then restart every instance.",
       },
       run: () =>
-        withDatabase(async ({ client, config }) => {
+        withDatabase(async ({ database, config }) => {
           if (config.serverSecret) {
-            // The database's secret is not in use then: rotating it would change nothing and mislead.
+            // The stored secret is not in use then: rotating it would change nothing and mislead.
             throw new AdminError(
-              "SERVER_SECRET is set in the environment, so the database's secret is not in use. Rotate by environment instead: add the current SERVER_SECRET to the front of SERVER_SECRET_PREVIOUS (comma-separated), set a new SERVER_SECRET of at least 32 characters (e.g. `openssl rand -base64 32`), and restart every instance.",
+              "SERVER_SECRET is set in the environment, so the stored secret is not in use. Rotate by environment instead: add the current SERVER_SECRET to the front of SERVER_SECRET_PREVIOUS (comma-separated), set a new SERVER_SECRET of at least 32 characters (e.g. `openssl rand -base64 32`), and restart every instance.",
             );
           }
-          const rotation = await rotateStoredSecret(client, new Date().toISOString());
-          if (!rotation.rotated)
+          const { path } = database;
+          if (path === undefined)
             throw new AdminError(
-              "The stored secret changed while rotating (another rotation at the same time?); nothing was changed. Run it again.",
+              "A remote database keeps no server secret: it comes from SERVER_SECRET, so rotate by environment (see `secret --help` and the runbook).",
             );
+          const rotation = await rotateStoredSecret({ client: database.client, path });
           const kept = rotation.previousKept;
           console.log(
-            `Stored a new server secret. The database now keeps ${kept} previous key${kept === 1 ? "" : "s"}, still accepted for credit codes and download links made before this rotation.`,
+            `Stored a new server secret in ${rotation.file}. It now keeps ${kept} previous key${kept === 1 ? "" : "s"}, still accepted for credit codes and download links made before this rotation.`,
           );
           console.log(
             `${RESTART} Until then an instance signs with the old secret and refuses codes and links made with the new one.`,
@@ -47,14 +48,14 @@ export const secretCommand = defineCommand({
       meta: {
         name: "retire-previous",
         description:
-          "Drop the previous keys kept in the database: credit codes and download links issued before the last rotation stop working.",
+          "Drop the stored previous keys (the secret file's, or those a remote database still holds from before it): credit codes and download links issued before the last rotation stop working.",
       },
       run: () =>
-        withDatabase(async ({ client, config }) => {
-          const dropped = await retireStoredPreviousSecrets(client);
-          if (dropped === 0) console.log("There were no previous keys in the database; nothing changed.");
+        withDatabase(async ({ database, config }) => {
+          const dropped = await retireStoredPreviousSecrets(database);
+          if (dropped === 0) console.log("There were no stored previous keys; nothing changed.");
           else {
-            console.log(`Dropped ${dropped} previous key${dropped === 1 ? "" : "s"} from the database.`);
+            console.log(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}.`);
             console.log(
               `Warning: credit codes and download links issued before the last rotation stop working (unknown code, 410 link-invalid). ${RESTART}`,
             );

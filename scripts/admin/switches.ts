@@ -12,10 +12,7 @@ export const switchesCommand = defineCommand({
     list: defineCommand({
       meta: { name: "list", description: "Every switch, whether it is on, and who changed it last." },
       args: { json: { type: "boolean", description: "Print JSON" } },
-      run: ({ args }) =>
-        withDatabase(async ({ client }) =>
-          printRows((await listSwitches(client)) as unknown as Record<string, unknown>[], args.json === true),
-        ),
+      run: ({ args }) => withDatabase(async ({ client }) => printRows(await listSwitches(client), args.json === true)),
     }),
     set: defineCommand({
       meta: { name: "set", description: `Turn a switch on or off. Switches: ${SWITCH_NAMES.join(", ")}.` },
@@ -24,16 +21,21 @@ export const switchesCommand = defineCommand({
         state: { type: "positional", description: "on or off", required: true },
         by: {
           type: "string",
-          description: "Who is changing it (for the record)",
-          default: process.env.USER ?? "staff",
+          description: "Who is changing it (for the record); the login name (USER) by default",
         },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client }) => {
+        withDatabase(async ({ client, config }) => {
           if (!SWITCH_NAMES.includes(args.name as SwitchName))
             throw new AdminError(`Unknown switch ${args.name}; switches: ${SWITCH_NAMES.join(", ")}`);
           if (args.state !== "on" && args.state !== "off") throw new AdminError("The state must be on or off");
-          await setSwitch(client, args.name as SwitchName, args.state === "on", args.by, new Date().toISOString());
+          await setSwitch(
+            client,
+            args.name as SwitchName,
+            args.state === "on",
+            args.by ?? config.staffUser,
+            new Date().toISOString(),
+          );
           console.log(`${args.name} is now ${args.state}.`);
         }),
     }),

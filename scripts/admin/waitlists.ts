@@ -1,10 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { countRows, exportAgentWaitlist, exportSignups } from "../../api/waitlists/sql.ts";
-import { printRows, withDatabase } from "./context.ts";
+import { fieldsOf, printRows, withDatabase } from "./context.ts";
 
 /** RFC 4180 CSV; cells that a spreadsheet would run as formulas are prefixed with a quote (OWASP CSV injection). */
-export function toCsv(rows: Record<string, unknown>[]): string {
+export function toCsv(typed: readonly object[]): string {
+  const rows = typed.map(fieldsOf);
   if (rows.length === 0) return "";
   const columns = Object.keys(rows[0] ?? {});
   const cell = (value: unknown) => {
@@ -31,9 +32,8 @@ export const waitlistsCommand = defineCommand({
       },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
-          const rows = (args.list === "people"
-            ? await exportSignups(client)
-            : await exportAgentWaitlist(client)) as unknown as Record<string, unknown>[];
+          const rows: readonly object[] =
+            args.list === "people" ? await exportSignups(client) : await exportAgentWaitlist(client);
           const text = args.format === "json" ? `${JSON.stringify(rows, null, 2)}\n` : toCsv(rows);
           if (args.out) {
             await writeFile(args.out, text, { mode: 0o600 });

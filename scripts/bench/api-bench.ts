@@ -15,7 +15,7 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
   await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
   const databaseUrl = `file:${join(dataDir, "service.db")}`;
-  const tokens = await seedAgents(databaseUrl, 45_000, PRIVACY);
+  const tokens = await seedAgents(databaseUrl, 45_000);
   const server = await startProcess(
     ["--import", "tsx", "api/server.ts"],
     {

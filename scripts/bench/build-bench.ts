@@ -17,23 +17,26 @@ export async function benchBuild(pages = 2000): Promise<BenchSection> {
   const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as {
     wallMs: number;
     maxRssMb: number;
+    childrenPeakMb: number;
     htmlPages: number;
     routes: number;
   };
+  const peakMb = result.maxRssMb + result.childrenPeakMb;
   return {
     title: `Build of a generated corpus of ${pages.toLocaleString("en")} doc pages`,
     rows: [
       {
-        metric: "wall time (validate, render, write, manifest)",
+        metric: "wall time (validate, render, search index, write, manifest)",
         value: `${(result.wallMs / 1000).toFixed(1)} s`,
         target: "≤ 40 s",
         met: result.wallMs <= 40_000,
       },
       {
-        metric: "peak memory (max RSS)",
-        value: fmt.mb(result.maxRssMb),
+        // The helpers' peaks are added to the build's own as if they coincided: an upper bound.
+        metric: "peak memory (max RSS of the build + the indexer and bundler it starts)",
+        value: `${fmt.mb(peakMb)} (${fmt.mb(result.maxRssMb)} + ${fmt.mb(result.childrenPeakMb)})`,
         target: "≤ 1 GB",
-        met: result.maxRssMb <= 1024,
+        met: peakMb <= 1024,
       },
       {
         metric: "HTML pages / routes written",

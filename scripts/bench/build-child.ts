@@ -1,8 +1,11 @@
-// Runs one build in its own process and prints its wall time and peak memory as JSON:
+// Runs one build in its own process and prints its wall time and peak memory (its own, and that of
+// the processes it starts: Pagefind's indexer, esbuild) as JSON:
 //   node --import tsx scripts/bench/build-child.ts <contentRoot> <outDir>
 process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const { buildSite } = await import("../../src/build/build-site-fs.ts");
+const { watchChildrenPeakMemory } = await import("./lib/child-memory.ts");
 const [contentRoot, outDir] = process.argv.slice(2) as [string, string];
+const childrenPeak = watchChildrenPeakMemory();
 const started = performance.now();
 const report = await buildSite(
   {
@@ -19,6 +22,7 @@ console.log(
   JSON.stringify({
     wallMs: Math.round(performance.now() - started),
     maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    childrenPeakMb: Math.round(childrenPeak.stop() / 1024),
     htmlPages: report.htmlPages,
     routes: Object.keys(report.manifest.routes).length,
   }),

@@ -85,7 +85,7 @@ export async function benchMixed(
   await mkdir(dataDir, { recursive: true });
   const databaseUrl = `file:${join(dataDir, "service.db")}`;
   const writesPerPoint = MIX_LENGTH / 5;
-  const tokens = await seedAgents(databaseUrl, writesPerPoint * CONCURRENCY.length * 2, PRIVACY);
+  const tokens = await seedAgents(databaseUrl, writesPerPoint * CONCURRENCY.length * 2);
   const fixture = await startFixtureProcess();
   // Development mode: production refuses CHECKS_ALLOWED_TARGETS, which the loopback fixture needs.
   const server = await startProcess(

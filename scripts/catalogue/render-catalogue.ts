@@ -1,5 +1,5 @@
 import type { CheckDefinition } from "../../api/checks/engine/check-types.ts";
-import { COUNTERPARTS, UNMATCHED } from "../../api/checks/engine/suite/counterparts.ts";
+import { COUNTERPARTS, WITHOUT_COUNTERPART } from "../../api/checks/engine/suite/counterparts.ts";
 import { CATEGORY_TITLES, SUITE_VERSION } from "../../api/checks/engine/suite/registry.ts";
 import { CheckCategorySchema, type CheckStatus, CheckStatusSchema } from "../../src/schemas/report.ts";
 
@@ -17,17 +17,33 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
+/** A specification's short name for the table: an RFC's number, else the host and the last path segment. */
+function sourceName(url: string): string {
+  const parsed = new URL(url);
+  const rfc = /rfc(\d+)/i.exec(parsed.pathname);
+  if (rfc !== null) return `RFC ${rfc[1]}`;
+  const last = parsed.pathname
+    .split("/")
+    .filter((segment) => segment !== "")
+    .at(-1);
+  return last === undefined ? parsed.hostname : `${parsed.hostname}/…/${last}`;
+}
+
 function checkTables(suite: readonly CheckDefinition[]): string[] {
   const lines: string[] = [];
   for (const category of CheckCategorySchema.options) {
     const checks = suite.filter((check) => check.category === category);
     if (checks.length === 0) continue;
     lines.push(`## ${CATEGORY_TITLES[category]} (\`${category}\`)`, "");
-    lines.push("| Id | Title | Requests | Passes when | Severity | Profiles |", "|---|---|---|---|---|---|");
+    lines.push(
+      "| Id | Title | Requests | Passes when | Severity | Profiles | Rests on |",
+      "|---|---|---|---|---|---|---|",
+    );
     for (const check of checks) {
       const profiles = check.profiles === "all" ? "all" : check.profiles.join(", ");
+      const sources = check.specUrls.map((url) => `[${sourceName(url)}](${url})`).join(", ");
       lines.push(
-        `| \`${check.id}\` | ${cell(check.title)} | ${cell(check.fetches)} | ${cell(check.passes)} | ${check.severity} | ${profiles} |`,
+        `| \`${check.id}\` | ${cell(check.title)} | ${cell(check.requests)} | ${cell(check.passes)} | ${check.severity} | ${profiles} | ${sources} |`,
       );
     }
     lines.push("");
@@ -40,7 +56,10 @@ function counterpartTables(suite: readonly CheckDefinition[]): string[] {
     "## Counterparts in other scanners",
     "",
     "Where a check answers the same question as a check of Cloudflare's isitagentready or an audit of Lighthouse's",
-    "Agentic Browsing category, so a report of ours can be read next to theirs.",
+    "Agentic Browsing category, so a report of ours can be read next to theirs. WebMCP is read from the page's markup",
+    "and its own scripts, where Cloudflare and Lighthouse load the page in a browser: a tool registered by code we",
+    "cannot see (another origin, a computed call) is missed, and the input schemas of script-registered tools are not",
+    "validated.",
     "",
     "| Check | Cloudflare isitagentready | Lighthouse |",
     "|---|---|---|",
@@ -48,20 +67,22 @@ function counterpartTables(suite: readonly CheckDefinition[]): string[] {
   for (const check of suite) {
     const counterpart = COUNTERPARTS[check.id];
     if (counterpart === undefined) continue;
-    const name = (id: string | undefined): string => (id === undefined ? "–" : `\`${id}\``);
+    const name = (ids: string | readonly string[] | undefined): string =>
+      ids === undefined ? "–" : (typeof ids === "string" ? [ids] : ids).map((id) => `\`${id}\``).join(", ");
     lines.push(`| \`${check.id}\` | ${name(counterpart.cloudflare)} | ${name(counterpart.lighthouse)} |`);
   }
   lines.push(
     "",
-    "Their checks and audits that no check here answers, and why:",
+    "Their checks and audits that no check here answers, and why (what needs a page rendered in a browser is future",
+    "work, not faked from the markup):",
     "",
     "| Scanner | Id | Why |",
     "|---|---|---|",
   );
-  for (const entry of UNMATCHED)
-    lines.push(
-      `| ${entry.scanner === "cloudflare" ? "Cloudflare" : "Lighthouse"} | \`${entry.id}\` | ${cell(entry.reason)} |`,
-    );
+  for (const entry of WITHOUT_COUNTERPART) {
+    const why = entry.needsRenderedPage ? `Future work (needs a rendered page). ${entry.reason}` : entry.reason;
+    lines.push(`| ${entry.scanner === "cloudflare" ? "Cloudflare" : "Lighthouse"} | \`${entry.id}\` | ${cell(why)} |`);
+  }
   lines.push("");
   return lines;
 }

@@ -3,7 +3,9 @@ import { dirname, join, relative, sep } from "node:path";
 import { build as astroBuild } from "astro";
 import { formatIssue } from "../content/issues.ts";
 import { loadContent } from "../content/load-content.ts";
+import { withSiteUrls } from "../content/site-placeholders.ts";
 import {
+  cacheForFile,
   cdnFiles,
   etagOf,
   fileForUrl,
@@ -15,6 +17,7 @@ import {
 import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
 import type { BuildContext } from "../lib/outputs/artifact.ts";
 import type { BuildConfig } from "./build-config.ts";
+import { createSearchIndex } from "./search-index-fs.ts";
 
 export interface BuildReport {
   manifest: RouteManifest;
@@ -30,15 +33,21 @@ export class ContentInvalidError extends Error {
 }
 
 /**
- * The whole static build: validate content, render HTML with Astro, write every other artifact,
- * then the route manifest (for the embedded server) and the CDN header and redirect files.
+ * The whole static build: validate content, render HTML with Astro, index the docs for search,
+ * write every other artifact, then the route manifest (for the embedded server) and the CDN header
+ * and redirect files.
  */
 export async function buildSite(config: BuildConfig, options: { quiet?: boolean } = {}): Promise<BuildReport> {
   const started = performance.now();
   const { content, issues } = loadContent({ root: config.contentRoot });
   if (!content || issues.length > 0) throw new ContentInvalidError(issues.map(formatIssue));
   const builtAt = new Date().toISOString();
-  const ctx: BuildContext = { content, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt };
+  const ctx: BuildContext = {
+    content: withSiteUrls(content, config),
+    siteUrl: config.siteUrl,
+    docsUrl: config.docsUrl,
+    builtAt,
+  };
 
   await rm(config.outDir, { recursive: true, force: true });
   await astroBuild({
@@ -60,21 +69,53 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
 
   const clientDir = join(config.outDir, "client");
   const routes: Record<string, RouteEntry> = {};
-  let htmlPages = 0;
-  for (const file of await listFilesRecursive(clientDir)) {
+  const addFileRoute = async (file: string): Promise<{ url: string; bytes: Buffer } | null> => {
     const bytes = await readFile(join(clientDir, file));
     const type = typeForFile(file);
     const url = type.startsWith("text/html") ? urlForHtmlFile(file) : `/${file}`;
-    if (url === null) continue;
-    if (type.startsWith("text/html")) htmlPages++;
-    routes[url] = {
-      file,
-      type,
-      cache: file.startsWith("_astro/") ? "asset" : "page",
-      etag: etagOf(bytes),
-      bytes: bytes.length,
-    };
+    if (url === null) return null;
+    routes[url] = { file, type, cache: cacheForFile(file), etag: etagOf(bytes), bytes: bytes.length };
+    return { url, bytes };
+  };
+  const search = await createSearchIndex();
+  let htmlPages = 0;
+  let artifacts = 0;
+  try {
+    for (const file of await listFilesRecursive(clientDir)) {
+      const added = await addFileRoute(file);
+      if (!added || !file.endsWith(".html")) continue;
+      htmlPages++;
+      search.add(added.url, added.bytes.toString("utf8"));
+    }
+    // Pagefind indexes in its own process meanwhile, so the other files are written alongside it.
+    artifacts = await writeArtifacts(ctx, clientDir, routes);
+    for (const file of await search.write(clientDir)) await addFileRoute(file);
+  } finally {
+    await search.close();
   }
+  const manifest: RouteManifest = {
+    version: 1,
+    built_at: builtAt,
+    site_url: config.siteUrl,
+    docs_url: config.docsUrl,
+    not_found: "404.html",
+    routes,
+  };
+  const cdn = cdnFiles(manifest, config.apiOrigin);
+  await Promise.all([
+    writeFile(join(config.outDir, "manifest.json"), JSON.stringify(manifest)),
+    writeFile(join(clientDir, "_headers"), cdn.headers),
+    writeFile(join(clientDir, "_redirects"), cdn.redirects),
+  ]);
+  return { manifest, durationMs: Math.round(performance.now() - started), htmlPages, artifacts };
+}
+
+/** Writes every non-HTML file (content API, Markdown twins, discovery…) and adds its route; returns how many. */
+async function writeArtifacts(
+  ctx: BuildContext,
+  clientDir: string,
+  routes: Record<string, RouteEntry>,
+): Promise<number> {
   const artifacts = allArtifacts(ctx);
   await Promise.all(
     artifacts.map(async (artifact) => {
@@ -93,20 +134,7 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
       };
     }),
   );
-  const manifest: RouteManifest = {
-    version: 1,
-    built_at: builtAt,
-    site_url: config.siteUrl,
-    not_found: "404.html",
-    routes,
-  };
-  const cdn = cdnFiles(manifest, config.apiOrigin);
-  await Promise.all([
-    writeFile(join(config.outDir, "manifest.json"), JSON.stringify(manifest)),
-    writeFile(join(clientDir, "_headers"), cdn.headers),
-    writeFile(join(clientDir, "_redirects"), cdn.redirects),
-  ]);
-  return { manifest, durationMs: Math.round(performance.now() - started), htmlPages, artifacts: artifacts.length };
+  return artifacts.length;
 }
 
 async function listFilesRecursive(dir: string): Promise<string[]> {

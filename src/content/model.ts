@@ -38,6 +38,14 @@ export interface SlugEntry<T> extends Entry<T> {
 
 export interface ProductEntry extends Entry<ProductFrontmatter> {
   id: string;
+  /** The file buyers download, as read when the content was loaded; `null` for a fee. */
+  download: ProductDownload | null;
+}
+
+export interface ProductDownload {
+  bytes: number;
+  /** The excerpt the product page shows (the frontmatter's `sample`), or `null` without one. */
+  sample: { text: string; firstLine: number; lastLine: number } | null;
 }
 
 export interface SkillEntry extends Entry<SkillFrontmatter> {

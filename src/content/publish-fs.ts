@@ -25,7 +25,8 @@ export class PublishError extends Error {}
 export async function publishNewVersion(root: string, target: string, now: Date = new Date()): Promise<PublishResult> {
   const match = /^(docs|policies)\/(.+?)(?:\.md)?$/.exec(target.replace(/^content\//, ""));
   if (!match) throw new PublishError(`Name a doc page or a policy: docs/<path> or policies/<slug> (got ${target})`);
-  const [, kind, name] = match as unknown as [string, "docs" | "policies", string];
+  const kind = match[1] === "docs" ? "docs" : "policies";
+  const name = match[2] ?? "";
   const file = join(root, "content", kind, `${name}.md`);
   if (!existsSync(file)) throw new PublishError(`No such file: content/${kind}/${name}.md`);
   const source = await readFile(file, "utf8");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Content } from "../content/model.ts";
 import { ArticleIndexSchema, ArticlePageSchema } from "../schemas/article.ts";
 import { AiCatalogSchema, ApiCatalogSchema, ApiRootSchema } from "../schemas/catalogs.ts";
+import { LegendVersionSchema, PrivacyVersionSchema } from "../schemas/common.ts";
 import {
   AgentsDocumentSchema,
   CapabilitiesDocumentSchema,
@@ -19,6 +20,7 @@ import { RecordIndexSchema, RecordPageSchema } from "../schemas/record.ts";
 import { AgentRegistrationSchema } from "../schemas/requests/agent-registration.ts";
 import { buildAgentSurveySchema } from "../schemas/requests/agent-survey.ts";
 import { AgentWaitlistEntrySchema } from "../schemas/requests/agent-waitlist-entry.ts";
+import type { RequestSchemas } from "../schemas/requests/bodies.ts";
 import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../schemas/requests/checks.ts";
 import { StoreCheckoutSchema } from "../schemas/requests/store-checkout.ts";
 import { WaitlistSignupSchema } from "../schemas/requests/waitlist.ts";
@@ -38,19 +40,36 @@ import {
 } from "../schemas/responses/service.ts";
 import { CheckoutStartedSchema, PurchaseSessionSchema } from "../schemas/responses/store.ts";
 import { SkillsIndexSchema } from "../schemas/skill.ts";
+import { currentPolicyVersions } from "./discovery/documents.ts";
 import { absolute, paths } from "./urls.ts";
 
-/** Request bodies: validated by the server with exactly these schemas, published under `/schemas/`. */
-export function requestSchemas(content: Content): Record<string, z.ZodType> {
+/** A policy version field that must also be the one in force; checked with every other field, so one 422 lists all. */
+function currentVersion(base: z.ZodString, current: string, policy: string) {
+  return base.refine((version) => version === current, `must be the current ${policy} version, ${current}`);
+}
+
+/**
+ * Request bodies: validated by the server with exactly these schemas, published under `/schemas/`.
+ * Consent fields must name the policy versions in force (a refinement: the published JSON Schema keeps
+ * the pattern, and /terms.json names the versions).
+ */
+export function requestSchemas(content: Content): RequestSchemas {
+  const versions = currentPolicyVersions(content);
+  const privacy = currentVersion(PrivacyVersionSchema, versions.privacy_version, "privacy policy");
+  const legend = currentVersion(LegendVersionSchema, versions.legend_terms_version, "legend terms");
   return {
-    "agent-waitlist-entry": AgentWaitlistEntrySchema,
+    "agent-waitlist-entry": AgentWaitlistEntrySchema.extend({ consent_version: privacy }).meta(
+      AgentWaitlistEntrySchema.meta() ?? {},
+    ),
     "agent-registration": AgentRegistrationSchema,
     "agent-survey": buildAgentSurveySchema(content.survey),
     "check-input": CheckInputSchema,
     "check-checkout": CheckCheckoutSchema,
     "check-redeem": CheckRedeemSchema,
     "store-checkout": StoreCheckoutSchema,
-    waitlist: WaitlistSignupSchema,
+    waitlist: WaitlistSignupSchema.extend({ consent_version: privacy, legend_terms_version: legend.optional() }).meta(
+      WaitlistSignupSchema.meta() ?? {},
+    ),
     // The MCP SDK validates the message itself; this is the envelope it accepts, for OpenAPI and clients.
     "mcp-request": McpRequestSchema,
   };

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { HEAD_SCRIPT } from "./head-script.ts";
 import { CACHE_CONTROL, type CachePolicy, TYPES } from "./outputs/artifact.ts";
 
 /** How the origin (or a CDN) answers one public URL. */
@@ -17,11 +18,16 @@ export interface RouteEntry {
 export interface RouteManifest {
   version: 1;
   built_at: string;
+  /** The SITE_URL and DOCS_URL the build was made for: the server refuses to serve it under others. */
   site_url: string;
+  docs_url?: string;
   /** The HTML page for unknown non-API paths. */
   not_found: string;
   routes: Record<string, RouteEntry>;
 }
+
+/** The CSP source that allows the head's one inline script and no other (CSP Level 2 hash). */
+const HEAD_SCRIPT_HASH = `'sha256-${createHash("sha256").update(HEAD_SCRIPT).digest("base64")}'`;
 
 export function etagOf(bytes: Uint8Array | string): string {
   return `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
@@ -40,11 +46,27 @@ const EXTENSION_TYPES: Record<string, string> = {
   ".ico": "image/x-icon",
   ".webmanifest": "application/manifest+json",
   ".woff2": "font/woff2",
+  // Pagefind's search bundle: index chunks and WebAssembly it gzips itself and unpacks in the
+  // browser, so they go out as opaque bytes (never with a Content-Encoding).
+  ".pf_meta": "application/octet-stream",
+  ".pf_index": "application/octet-stream",
+  ".pf_fragment": "application/octet-stream",
+  ".pf_filter": "application/octet-stream",
+  ".pagefind": "application/octet-stream",
 };
 
 export function typeForFile(file: string): string {
-  const extension = /\.[a-z0-9]+$/.exec(file)?.[0] ?? "";
+  const extension = /\.[a-z0-9_]+$/.exec(file)?.[0] ?? "";
   return EXTENSION_TYPES[extension] ?? "application/octet-stream";
+}
+
+/**
+ * Files whose names carry a hash of their bytes may be cached forever: Astro's `_astro/` assets
+ * and Pagefind's `.pf_*` chunks. Everything else (Pagefind's entry file, scripts and WebAssembly
+ * keep their names across builds) is revalidated like a page.
+ */
+export function cacheForFile(file: string): CachePolicy {
+  return file.startsWith("_astro/") || /\.pf_[a-z]+$/.test(file) ? "asset" : "page";
 }
 
 /**
@@ -71,6 +93,8 @@ export function urlForHtmlFile(file: string): string | null {
  * Security headers for HTML documents. Forms may post to this site and to the hosted checkout; a
  * buy form's 303 to the checkout page is checked against `form-action` too, so a server whose
  * payments point at a local stand-in (STRIPE_API_BASE, never in production) adds that origin.
+ * Scripts are files from this site, plus the one inline script in the head, allowed by its hash;
+ * `'wasm-unsafe-eval'` lets the docs search compile its WebAssembly (Pagefind's hosting notes).
  */
 export function documentSecurityHeaders(
   extraFormActionOrigins: readonly string[] = [],
@@ -82,8 +106,17 @@ export function documentSecurityHeaders(
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
-    "Content-Security-Policy": `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'self'`,
+    "Content-Security-Policy": `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' ${HEAD_SCRIPT_HASH} 'wasm-unsafe-eval'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'self'`,
   };
+}
+
+/**
+ * Responses a browser runs under their own policy: documents, and scripts, since a worker's CSP comes
+ * from its script's response (the docs search runs in a worker that fetches its index and compiles
+ * WebAssembly; the API's `default-src 'none'` would stop it).
+ */
+export function takesDocumentPolicy(type: string): boolean {
+  return type.startsWith("text/html") || type.startsWith("text/javascript");
 }
 
 /** The document headers of a site whose checkout is the real provider's (the CDN's `_headers`). */

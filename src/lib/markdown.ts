@@ -5,12 +5,42 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 
+/** A section heading of a rendered page, for its on-page contents list. */
+export interface PageHeading {
+  /** 2 or 3: the contents list shows sections and their subsections. */
+  depth: number;
+  id: string;
+  text: string;
+}
+
+export interface RenderedMarkdown {
+  html: string;
+  headings: PageHeading[];
+}
+
 // Raw HTML in Markdown is dropped (remark-rehype's default), so content can never inject markup.
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkRehype).use(headingIds).use(rehypeStringify);
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype)
+  .use(headingIds)
+  .use(scrollableRegions)
+  .use(rehypeStringify);
 
 /** Renders staff-written Markdown to HTML; headings get stable ids so sections can be linked. */
 export function renderMarkdown(markdown: string): string {
   return String(processor.processSync(markdown));
+}
+
+/** Renders Markdown and lists its `h2` and `h3` headings in order, with their ids. */
+export function renderMarkdownPage(markdown: string): RenderedMarkdown {
+  const tree = processor.runSync(processor.parse(markdown));
+  const headings: PageHeading[] = [];
+  visitElements(tree.children, (element) => {
+    const depth = /^h([23])$/.exec(element.tagName)?.[1];
+    if (depth) headings.push({ depth: Number(depth), id: String(element.properties.id), text: textOf(element).trim() });
+  });
+  return { html: processor.stringify(tree), headings };
 }
 
 export function slugifyHeading(text: string): string {
@@ -34,6 +64,45 @@ function headingIds() {
       used.set(base, count + 1);
       element.properties.id = count === 0 ? base : `${base}-${count}`;
     });
+  };
+}
+
+/**
+ * Wraps each table in a focusable, labelled region that scrolls sideways, so a wide table neither
+ * breaks words to fit nor widens the page, and a keyboard user can scroll it (axe's
+ * `scrollable-region-focusable`). The label names the section the table sits in.
+ */
+function scrollableRegions() {
+  return (tree: Root) => {
+    let section = "";
+    const labels = new Map<string, number>();
+    const wrap = (nodes: RootContent[]) => {
+      nodes.forEach((node, index) => {
+        if (node.type !== "element") return;
+        if (/^h[1-6]$/.test(node.tagName)) section = textOf(node).trim();
+        // A long code line scrolls too; focusable, a keyboard can scroll it (Expressive Code does the same).
+        if (node.tagName === "pre") node.properties.tabIndex = 0;
+        if (node.tagName !== "table") {
+          wrap(node.children);
+          return;
+        }
+        const base = section ? `Table: ${section}` : "Table";
+        const count = (labels.get(base) ?? 0) + 1;
+        labels.set(base, count);
+        nodes[index] = {
+          type: "element",
+          tagName: "div",
+          properties: {
+            className: ["table-scroll"],
+            role: "region",
+            tabIndex: 0,
+            ariaLabel: count === 1 ? base : `${base} (${count})`,
+          },
+          children: [node],
+        };
+      });
+    };
+    wrap(tree.children);
   };
 }
 

@@ -1,4 +1,5 @@
 import { getContent } from "../content/load-content.ts";
+import { withSiteUrls } from "../content/site-placeholders.ts";
 import type { BuildContext } from "./outputs/artifact.ts";
 
 interface InjectedBuildContext {
@@ -16,7 +17,7 @@ declare const __BUILD_CONTEXT__: InjectedBuildContext;
 export function pageContext(): BuildContext {
   const injected = __BUILD_CONTEXT__;
   return {
-    content: getContent(injected.contentRoot),
+    content: withSiteUrls(getContent(injected.contentRoot), injected),
     siteUrl: injected.siteUrl,
     docsUrl: injected.docsUrl,
     builtAt: injected.builtAt,

@@ -20,6 +20,16 @@ export type FormResult<T> =
   | { ok: true; value: T }
   | { ok: false; status: number; message: string; errors: FieldError[] };
 
+/** What the checkout return page shows besides the purchase itself. */
+export interface PurchaseReceipt {
+  /** The order number (`ord_…`): what to quote to staff. */
+  order_number: string;
+  /** Where the delivery e-mail went, masked (`s•••@example.com`); `null` when the buyer gave none. */
+  sent_to: string | null;
+  /** The payment provider's receipt page, when it has one. */
+  receipt_url: string | null;
+}
+
 export interface PageServices {
   config(): Promise<PublicConfig>;
   joinWaitlist(input: unknown): Promise<FormResult<{ legend: boolean }>>;
@@ -36,4 +46,6 @@ export interface PageServices {
   startCheckout(productId: string): Promise<FormResult<{ url: string }>>;
   /** A purchase as `GET /api/v1/store/sessions/{session_id}` shows it (the checkout return page). */
   purchaseSession(sessionId: string): Promise<FormResult<import("../schemas/responses/store.ts").PurchaseSession>>;
+  /** The order number, masked e-mail and receipt link of a purchase, or `null` before an order exists. */
+  purchaseReceipt(sessionId: string): Promise<PurchaseReceipt | null>;
 }

@@ -190,6 +190,14 @@ export const PROBLEM_TYPES = [
     action: "Retry later; quote `request_id` when contacting support.",
   },
   {
+    code: "payment-provider-answer-invalid",
+    status: 502,
+    title: "The payment provider's answer could not be understood",
+    meaning:
+      "The payment provider answered, but not with something this service can read (not JSON, or not the object asked for). Nothing was charged or changed; the answer is logged for the operator.",
+    action: "Retry after `Retry-After` seconds; if it persists, the operator will find the cause in the server's log.",
+  },
+  {
     code: "service-unavailable",
     status: 503,
     title: "A component behind this endpoint is unavailable",

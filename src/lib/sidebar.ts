@@ -73,3 +73,25 @@ export function buildSidebar(docs: readonly DocEntry[]): SidebarGroup[] {
   sidebarCache.set(docs, groups);
   return groups;
 }
+
+export interface DocNeighbours {
+  previous?: DocEntry;
+  next?: DocEntry;
+}
+
+const positionCache = new WeakMap<readonly DocEntry[], Map<string, number>>();
+
+/** The pages before and after `path` in sidebar order, for a page's previous/next links. */
+export function docNeighbours(docs: readonly DocEntry[], path: string): DocNeighbours {
+  const order = sortDocs(docs);
+  let positions = positionCache.get(docs);
+  if (!positions) {
+    positions = new Map(order.map((doc, index) => [doc.path, index]));
+    positionCache.set(docs, positions);
+  }
+  const index = positions.get(path);
+  if (index === undefined) return {};
+  const previous = order[index - 1];
+  const next = order[index + 1];
+  return { ...(previous ? { previous } : {}), ...(next ? { next } : {}) };
+}

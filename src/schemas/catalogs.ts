@@ -22,11 +22,27 @@ export const ApiCatalogSchema = z.strictObject({
 /** `urn:air:<publisher>:<namespace>:<name>` (ARD v0.91). */
 export const AIR_URN_PATTERN = "^urn:air:[a-zA-Z0-9.-]+(:[a-zA-Z0-9._-]+)+$";
 
+/**
+ * The entry types ARD's conformance test knows (ards-project/ard-spec `conformance-test`, ported as
+ * Lighthouse's `ard-schema` audit, which warns on any other type).
+ */
+export const ARD_ENTRY_TYPES = [
+  "application/ai-catalog+json",
+  "application/agent-card+json",
+  "application/a2a-agent-card+json",
+  "application/mcp-server-card+json",
+  "application/agent-skills+zip",
+  "application/agent-skills+gzip",
+  'text/markdown; profile="urn:air:agent-skills"',
+  "application/ai-registry",
+  "application/ai-registry+json",
+] as const;
+
 /** One entry of the AI catalog: a URN, what it is (`type`), and where (`url`). */
 export const AiCatalogEntrySchema = z.strictObject({
   identifier: z.string().regex(new RegExp(AIR_URN_PATTERN)),
   displayName: z.string(),
-  type: z.string(),
+  type: z.enum(ARD_ENTRY_TYPES),
   url: z.string(),
   version: z.string(),
   description: z.string(),
@@ -34,6 +50,8 @@ export const AiCatalogEntrySchema = z.strictObject({
   /** What a person might ask that this entry answers; ARD v0.91 requires them (2–5). */
   representativeQueries: z.array(z.string()).min(2).max(5),
 });
+
+export type AiCatalogEntry = z.infer<typeof AiCatalogEntrySchema>;
 
 /** `/.well-known/ai-catalog.json` and `/.well-known/ard.json` (AI Catalog 1.0 / ARD v0.91): the same bytes at both. */
 export const AiCatalogSchema = z.strictObject({

@@ -149,6 +149,8 @@ export const AgentsDocumentSchema = z.strictObject({
       operation: z.string(),
       method: z.string(),
       url: z.string(),
+      /** The JSON Schema of the request body (under `/schemas/`); `null` for operations without one. */
+      request_schema: z.string().nullable(),
       authentication: AuthenticationSchema,
     }),
   ),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SlugSchema, TimestampSchema, text } from "./common.ts";
+import { CALENDAR_DATE_PATTERN, SlugSchema, TimestampSchema, text } from "./common.ts";
 
 /** A documentation path: one to four lower-case segments, e.g. `store/downloads`. */
 export const DOC_PATH_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*){0,3}$";
@@ -14,7 +14,10 @@ export const DocPathSchema = z
 export const DocVersionSchema = z
   .string()
   .max(300)
-  .regex(/^[a-z0-9]+(?:-{1,2}[a-z0-9]+)*-\d{4}-\d{2}-\d{2}$/, "must look like <page key>-YYYY-MM-DD");
+  .regex(
+    new RegExp(`^[a-z0-9]+(?:-{1,2}[a-z0-9]+)*-${CALENDAR_DATE_PATTERN}$`),
+    "must look like <page key>-YYYY-MM-DD",
+  );
 
 /** A page key: the doc path with `/` replaced by `--`, unless the frontmatter names its own. */
 export const DocKeySchema = z

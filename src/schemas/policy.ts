@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateSchema, SlugSchema, TimestampSchema, text } from "./common.ts";
+import { CALENDAR_DATE_PATTERN, DateSchema, SlugSchema, TimestampSchema, text } from "./common.ts";
 
 /** Where a policy applies; forms and pages show the policies placed on them. */
 export const PlacementSchema = z.enum(["waitlist", "agent-waitlist", "agent-register", "checkout", "checks", "footer"]);
@@ -12,7 +12,9 @@ export const PolicyFrontmatterSchema = z.strictObject({
   /** Version prefix; defaults to the slug (`privacy`, `legend` for the legend terms). */
   key: SlugSchema.optional(),
   /** `<key>-YYYY-MM-DD`, with an optional `.N` same-day revision for the privacy policy. */
-  version: z.string().regex(/^[a-z0-9-]+-\d{4}-\d{2}-\d{2}(?:\.\d+)?$/, "must look like <key>-YYYY-MM-DD"),
+  version: z
+    .string()
+    .regex(new RegExp(`^[a-z0-9-]+-${CALENDAR_DATE_PATTERN}(?:\\.\\d+)?$`), "must look like <key>-YYYY-MM-DD"),
   /** The date the policy takes effect. */
   effective_at: DateSchema,
   /** When this version was published: ISO 8601 UTC with milliseconds. */

@@ -11,6 +11,17 @@ export const PrivateFilePathSchema = z
     "must be a relative path of lower-case names, without ..",
   );
 
+/**
+ * Which part of the file the product page shows: `lines` lines from the first line containing `from`.
+ * The excerpt is read from the real file at build time, so it can never promise what the file lacks.
+ */
+export const ProductSampleSchema = z.strictObject({
+  /** Text that the excerpt's first line contains (the first such line of the file). */
+  from: text(1, 200),
+  /** How many lines to show. */
+  lines: z.int().min(3).max(60),
+});
+
 /** Frontmatter of `content/products/<id>.md`; the id is the file name. */
 export const ProductFrontmatterSchema = z
   .strictObject({
@@ -35,6 +46,15 @@ export const ProductFrontmatterSchema = z
       .string()
       .regex(/^[a-z]+\/[a-z0-9.+-]+$/)
       .optional(),
+    /** The file's format as a buyer would name it, e.g. `Markdown` or `One JSON file`; required with a file. */
+    format: text(1, 80).optional(),
+    /**
+     * What the file holds (or, for a fee, what the buyer gets), one line each, shown as a list on the
+     * product page before purchase; required with a file.
+     */
+    contents: z.array(text(1, 300)).min(1).max(30).optional(),
+    /** An excerpt of the file shown on the product page, so a buyer sees what they pay for. */
+    sample: ProductSampleSchema.optional(),
     /** How long downloads stay available after purchase. */
     entitlement_days: z.int().min(1).max(3650),
     /** Position in the category listing. */
@@ -49,6 +69,15 @@ export const ProductFrontmatterSchema = z
     }
     if (value.file && !value.file_type) {
       ctx.addIssue({ code: "custom", path: ["file_type"], message: "a file needs its media type" });
+    }
+    if (value.file && !value.format) {
+      ctx.addIssue({ code: "custom", path: ["format"], message: "a file needs its format, as a buyer names it" });
+    }
+    if (value.file && !value.contents) {
+      ctx.addIssue({ code: "custom", path: ["contents"], message: "a file needs its contents listed for buyers" });
+    }
+    if (value.sample && !value.file) {
+      ctx.addIssue({ code: "custom", path: ["sample"], message: "only a file can have a sample" });
     }
   });
 export type ProductFrontmatter = z.infer<typeof ProductFrontmatterSchema>;

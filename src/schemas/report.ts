@@ -68,11 +68,11 @@ export const FindingSchema = z.strictObject({
   severity: SeveritySchema,
   status: CheckStatusSchema,
   message: z.string(),
-  /** How long the check ran, waits for documents other checks were fetching included (absent before suite 2026.11.1). */
+  /** How long the check ran, waits for documents other checks were fetching included (absent before suite 2026.11.2). */
   duration_ms: z.int().min(0).optional(),
-  /** Network requests this check sent itself, redirect hops included (absent before suite 2026.11.1). */
+  /** Network requests this check sent itself, redirect hops included (absent before suite 2026.11.2). */
   requests: z.int().min(0).optional(),
-  /** Responses it took from the scan's cache instead, because another check had fetched them (absent before 2026.11.1). */
+  /** Responses it took from the scan's cache instead, because another check had fetched them (absent before 2026.11.2). */
   reused: z.int().min(0).optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
@@ -99,7 +99,7 @@ export const CheckDetailSchema = z.strictObject({
   /** A copy-paste prompt for a coding agent. */
   prompt: z.string(),
   spec_urls: z.array(z.url()),
-  /** The clauses behind the verdict, each with its keyword (absent before suite 2026.11.1). */
+  /** The clauses behind the verdict, each with its keyword (absent before suite 2026.11.2). */
   clauses: z.array(ClauseSchema).default([]),
 });
 export type CheckDetail = z.infer<typeof CheckDetailSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SlugSchema, text } from "./common.ts";
+import { CALENDAR_DATE_PATTERN, SlugSchema, text } from "./common.ts";
 
 const QuestionBase = {
   /** Stable id; answers are keyed by it. */
@@ -35,7 +35,9 @@ export type SurveyQuestion = z.infer<typeof SurveyQuestionSchema>;
 /** `content/surveys/agent.yaml`: the agent survey's questions. */
 export const SurveyFileSchema = z.strictObject({
   /** `agent-survey-YYYY-MM-DD`; answers name the version they answer. */
-  version: z.string().regex(/^agent-survey-\d{4}-\d{2}-\d{2}$/, "must look like agent-survey-YYYY-MM-DD"),
+  version: z
+    .string()
+    .regex(new RegExp(`^agent-survey-${CALENDAR_DATE_PATTERN}$`), "must look like agent-survey-YYYY-MM-DD"),
   title: text(1, 120),
   description: text(1, 500),
   questions: z.array(SurveyQuestionSchema).min(1).max(50),

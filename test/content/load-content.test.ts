@@ -15,6 +15,13 @@ describe("loading content", () => {
     expect(content?.skills[0]?.raw.toString("utf8")).toContain("name: demo-skill");
   });
 
+  it("reads a product's size and preview from the file buyers get", () => {
+    const { content } = loadContent({ root: join(fixtures, "valid") });
+    const kit = content?.products.find((product) => product.id === "kit");
+    expect(kit?.download).toEqual({ bytes: 14, sample: { text: "The kit file.", firstLine: 1, lastLine: 1 } });
+    expect(content?.products.find((product) => product.id === "review")?.download).toBeNull();
+  });
+
   it("lists every problem of a broken tree, each with its file and field", () => {
     const { issues } = loadContent({ root: join(fixtures, "broken") });
     expect(issues.map(formatIssue).sort()).toMatchInlineSnapshot(`
@@ -29,9 +36,13 @@ describe("loading content", () => {
         "content/docs/untitled.md: title: is required",
         "content/docs/untitled.md: tittle: is not a known field",
         "content/policies/privacy.md: version: must be privacy-YYYY-MM-DD (optionally .N), e.g. privacy-2026-11-01",
+        "content/products/bare-file.md: contents: a file needs its contents listed for buyers",
+        "content/products/bare-file.md: format: a file needs its format, as a buyer names it",
         "content/products/broken-item.md: file: an item needs a file to deliver",
         "content/products/broken-item.md: price.amount: must not be negative",
         "content/products/broken-item.md: price.currency: must be a lower-case ISO 4217 code such as eur",
+        "content/products/kit.md: sample.from: no line of kit.txt contains "a line the file does not have"",
+        "content/products/return.md: (file): return is a store page's address; name the product otherwise",
         "content/records/muddled.md: claims.1.label: must be one of: observed, inferred, proposed, unknown, superseded",
         "content/resources/odd.md: kind: must be one of: agent, service, software, guide, directory",
         "content/resources/odd.md: url: must be an absolute http(s) URL",

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
@@ -50,8 +50,41 @@ describe("the server as `npm run serve` starts it", () => {
   });
 });
 
+// A server start takes seconds, many under a loaded machine.
+const STARTS = 60_000;
+
 // Runs after the block above has stopped its server, so nothing else answers on the port.
 describe("starting with bad configuration", () => {
+  it(
+    "refuses to serve the build under another site URL, naming both URLs and the fix",
+    async () => {
+      const built = inject("site").siteUrl;
+      const other = "http://127.0.0.1:1";
+      const refused = startServer({ ...env, SITE_URL: other });
+      await expect(refused).rejects.toThrow(`The server exited with 1`);
+      await expect(refused).rejects.toThrow(
+        `The build was made for ${built}, but the server is configured for ${other}`,
+      );
+      await expect(refused).rejects.toThrow(`SITE_URL=${other} npm run build`);
+      await expect(refused).rejects.toThrow(`or set SITE_URL=${built}`);
+    },
+    STARTS,
+  );
+
+  it(
+    "warns at start in production when SERVER_SECRET is unset",
+    async () => {
+      const production = await startServer({ ...env, NODE_ENV: "production" });
+      try {
+        expect(production.output()).toContain("SERVER_SECRET is not set: download links and credit codes are signed");
+        expect(production.output()).toContain('"level":"warn"');
+      } finally {
+        await production.stop();
+      }
+    },
+    STARTS,
+  );
+
   it("stops with one message naming the variable", async () => {
     await expect(startServer({ ...env, PORT: "eighty", DATABASE_URL: "postgres://nope" })).rejects.toThrow(
       /PORT: .*\n.*DATABASE_URL: must start with file:/,

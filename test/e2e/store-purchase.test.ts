@@ -40,7 +40,7 @@ async function waitFor<T>(what: () => T | undefined, timeoutMs = 15_000): Promis
 describe("buying from the store page through its HTML forms over plain HTTP (the browser test does it in Chromium)", () => {
   it("goes from the buy button through the hosted page to the return page, the download and the e-mail", async () => {
     const storePage = await (await fetch(`${server.url}/store`)).text();
-    expect(storePage).toContain('<form method="post" action="/store/buy/agent-readiness-checklist">');
+    expect(storePage).toContain('<form method="post" action="/store/buy/agent-readiness-checklist"');
 
     const started = await buy("agent-readiness-checklist");
     expect(started.status).toBe(303);

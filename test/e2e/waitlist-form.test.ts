@@ -34,14 +34,25 @@ describe("the people's waiting-list page (a plain HTML form)", () => {
     expect(response.headers.get("content-security-policy")).toContain("form-action 'self'");
   });
 
-  it("explains every problem next to its field and keeps what was typed", async () => {
+  it("explains every problem next to its field in plain words and keeps what was typed", async () => {
     const response = await post({ name: "Ada", email: "not-an-address", consent_version: "privacy-2026-11-01" });
     expect(response.status).toBe(422);
     const html = await response.text();
-    expect(html).toContain("Please fix the fields below.");
-    expect(html).toContain("must be an e-mail address like name@example.com");
-    expect(html).toContain("must be true: joining the list needs your consent");
+    expect(html).toContain("Please correct the 2 answers below.");
+    expect(html).toContain("Enter your e-mail address in full, such as name@example.com.");
+    expect(html).toContain(
+      "Tick the box to agree to the privacy policy: we can only add you to the list if you agree.",
+    );
+    expect(html).not.toContain("must be");
     expect(html).toContain('value="not-an-address"');
+  });
+
+  it("asks a person whose page outlived a privacy-policy change to read it and agree again", async () => {
+    const response = await post({ email: "ada@example.com", consent: "yes", consent_version: "privacy-2020-01-01" });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain("The privacy policy changed while this page was open. Please read it and agree again.");
+    expect(html).toContain('name="consent_version" value="privacy-2026-11-01"');
   });
 
   it("thanks the person, and makes a legend of one who accepts the legend terms", async () => {

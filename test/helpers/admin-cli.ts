@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { type CommandDef, runCommand } from "citty";
+import { type ArgsDef, type CommandDef, runCommand } from "citty";
 import { vi } from "vitest";
 
 const run = promisify(execFile);
@@ -28,7 +28,7 @@ export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promi
  * Runs one admin command in this process (a fresh Node process per command costs seconds),
  * capturing what it prints. It reads its configuration from `process.env`, as `npm run admin` does.
  */
-export async function runAdminCommand(command: CommandDef, ...args: string[]): Promise<AdminRun> {
+export async function runAdminCommand<T extends ArgsDef>(command: CommandDef<T>, ...args: string[]): Promise<AdminRun> {
   const out: string[] = [];
   const err: string[] = [];
   const log = vi

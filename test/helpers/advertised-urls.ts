@@ -109,7 +109,7 @@ export async function advertisedUrls(base: string): Promise<Advert[]> {
         operation.template,
         "GET",
         undefined,
-        operation.operation.security ? "bearer" : "none",
+        Array.isArray(operation.operation.security) && operation.operation.security.length > 0 ? "bearer" : "none",
       );
   }
   return adverts;

@@ -1,13 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import type { H3 } from "h3";
 import { inject } from "vitest";
 import { createApp } from "../../api/app.ts";
 import type { AppServices } from "../../api/app-services.ts";
 import { type ComposeOptions, composeServices } from "../../api/compose.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
-import { createLogger } from "../../api/platform/log.ts";
+import { createLogger, type Logger } from "../../api/platform/log.ts";
 import type { SiteFiles } from "../../api/site/site-files.ts";
 import { builtSite } from "./site.ts";
 
@@ -21,12 +22,36 @@ export interface TestApp {
   send: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
 }
 
+/** Collects the app's error-level log lines for unexpected failures (a 500, a crashed MCP tool). */
+function unhandledErrorTrap() {
+  const lines: string[] = [];
+  return {
+    stream: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    }),
+    rethrow() {
+      const crashes = lines.splice(0).filter((line) => /"msg":"(unhandled error|MCP tool failed)"/.test(line));
+      if (crashes.length > 0) throw new Error(`The app failed unexpectedly (a 500):\n${crashes.join("\n")}`);
+    },
+  };
+}
+
 /**
  * The whole app in-process over a fresh database file in a temp directory and the site built by
  * the global setup. Switches and health are read fresh on every request (TTL 0) unless told otherwise.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; site?: SiteFiles | null } & ComposeOptions = {},
+  options: {
+    env?: Record<string, string>;
+    site?: SiteFiles | null;
+    /** For the tests of the 500 answer itself: an unhandled error is answered, not thrown at the test. */
+    allowUnhandledErrors?: boolean;
+    /** A test that reads the log lines itself; the unhandled-error trap then reads only its own. */
+    log?: Logger;
+  } & ComposeOptions = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), "app-"));
   const { siteUrl, distDir } = inject("site");
@@ -42,7 +67,8 @@ export async function createTestApp(
     },
     process.cwd(),
   );
-  const log = createLogger("silent");
+  const crashes = unhandledErrorTrap();
+  const log = options.log ?? createLogger("error", crashes.stream);
   const services = await composeServices(config, log, {
     stateTtlMs: options.stateTtlMs ?? 0,
     ...(options.now ? { now: options.now } : {}),
@@ -50,6 +76,13 @@ export async function createTestApp(
   });
   const site = options.site === undefined ? await builtSite() : options.site;
   const app = createApp({ config, log, site, services });
+  // An unhandled error is a 500 the client sees: it fails the test that caused it, with its stack.
+  const request = app.request.bind(app);
+  app.request = async (...args) => {
+    const response = await request(...args);
+    if (!options.allowUnhandledErrors) crashes.rethrow();
+    return response;
+  };
   const send: TestApp["send"] = async (method, path, body, headers = {}) => {
     const init: RequestInit = {
       method,

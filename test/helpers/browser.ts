@@ -2,16 +2,15 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { chromiumPath } from "./chromium.ts";
 
 /**
- * Debian's Chromium, headless, never a downloaded browser. The flags keep it off the network
+ * Debian's Chromium (`npm test` makes sure it is there first), headless, never a downloaded browser. The flags keep it off the network
  * (this machine refuses outside connections) and make it start cleanly as root in a sandbox.
  */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     args: [
       "--no-sandbox",
@@ -22,6 +21,7 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--disable-dev-shm-usage",
+      ...extraArgs,
     ],
   });
 }
@@ -45,7 +45,9 @@ export interface AxeViolation {
 /** axe-core's serious and critical violations on the page as it is now. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script> tag
+  // would be refused), so the audit sees the page exactly as a visitor gets it.
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
@@ -73,4 +75,18 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 /** True when nothing on the page is wider than the viewport (no sideways scrolling at 375 px). */
 export async function fitsViewport(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+}
+
+/**
+ * Collects what the page reports as broken while a test uses it: console errors (a CSP refusal is
+ * one), uncaught exceptions and failed requests.
+ */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("requestfailed", (request) => errors.push(`${request.url()}: ${request.failure()?.errorText ?? "failed"}`));
+  return errors;
 }

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { Logger } from "../../api/platform/log.ts";
 import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 import { validateAgainstPublishedSchema } from "./site.ts";
@@ -29,7 +30,7 @@ export function nextAddress(): string {
 
 /** The app over a temp database with payments pointed at a fresh fake provider on loopback. */
 export async function createStoreApp(
-  options: { env?: Record<string, string>; now?: () => Date } = {},
+  options: { env?: Record<string, string>; now?: () => Date; log?: Logger } = {},
 ): Promise<StoreTestApp> {
   let store: StoreTestApp | undefined;
   const fake = await startFakeStripe({
@@ -47,6 +48,7 @@ export async function createStoreApp(
       ...options.env,
     },
     ...(options.now ? { now: options.now } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   const created: StoreTestApp = {
     t,
@@ -104,4 +106,18 @@ export async function countRows(
     args,
   });
   return Number(row?.n ?? 0);
+}
+
+/** The id of the entitlement a paid checkout session opened. */
+export async function entitlementOf(store: StoreTestApp, sessionId: string): Promise<string> {
+  const row = await store.t.services.database.client.queryOne({
+    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
+    args: [sessionId],
+  });
+  return String(row?.id);
+}
+
+/** The path of the download link a delivery e-mail sent at `at` carries. */
+export function downloadLinkPath(store: StoreTestApp, entitlementId: string, at = new Date()): string {
+  return store.t.services.store.downloads.linkFor(entitlementId, at).url.replace(store.t.config.siteUrl, "");
 }

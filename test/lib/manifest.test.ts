@@ -48,6 +48,24 @@ describe("the route manifest", () => {
     ]);
   });
 
+  it("lists the docs search index: opaque bytes, content-hashed chunks cached for a year, the rest revalidated", () => {
+    const search = Object.entries(manifest.routes).filter(([url]) => url.startsWith("/pagefind/"));
+    const chunks = search.filter(([url]) => /\.pf_(meta|index|fragment)$/.test(url));
+    // One fragment per indexed page: every current doc page, no archived version.
+    const docPages = Object.keys(manifest.routes).filter((url) => url.startsWith("/docs/") && !url.endsWith(".md"));
+    expect(chunks.filter(([url]) => url.endsWith(".pf_fragment"))).toHaveLength(docPages.length);
+    for (const [url, route] of chunks) {
+      expect(route.type, url).toBe("application/octet-stream");
+      expect(route.cache, url).toBe("asset");
+    }
+    expect(manifest.routes["/pagefind/pagefind-entry.json"]).toMatchObject({ type: "application/json", cache: "page" });
+    expect(manifest.routes["/pagefind/wasm.en.pagefind"]).toMatchObject({
+      type: "application/octet-stream",
+      cache: "page",
+    });
+    expect(manifest.routes["/pagefind/pagefind-component-ui.js"]?.type).toBe("text/javascript; charset=utf-8");
+  });
+
   it("stores a URL that is both a leaf and a prefix as separate files", () => {
     expect(manifest.routes["/api/v1/docs"]?.file).toBe("api/v1/docs.json");
     expect(manifest.routes["/api/v1/docs/store"]?.file).toBe("api/v1/docs/store.json");

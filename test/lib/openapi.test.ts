@@ -58,13 +58,17 @@ describe("openapi.json", () => {
     expect(validator.version).toBe("3.1");
   });
 
-  it("describes every registry operation, under its id, with every status it can answer and a problem for anything else", () => {
+  it("describes every registry operation, under its id, with every status it can answer, a 4xx, and a problem for anything else", () => {
     for (const registered of OPERATIONS) {
       const { operation } = locate(document, registered.path, registered.method.toLowerCase());
       expect(operation.operationId).toBe(registered.id);
       expect(typeof operation.summary).toBe("string");
       const responses = at(operation, "responses");
-      expect(Object.keys(responses).sort()).toEqual([...registered.statuses.map(String), "default"].sort());
+      // An operation with no client error of its own (a document every GET gets) says what one would look like.
+      const clientError = registered.statuses.some((status) => status >= 400 && status < 500) ? [] : ["4XX"];
+      expect(Object.keys(responses).sort()).toEqual(
+        [...registered.statuses.map(String), ...clientError, "default"].sort(),
+      );
     }
     const ids = OPERATIONS.map((operation) => operation.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -73,7 +77,7 @@ describe("openapi.json", () => {
   it("answers every error status with an application/problem+json body of the Problem schema", () => {
     for (const registered of OPERATIONS) {
       const responses = at(locate(document, registered.path, registered.method.toLowerCase()).operation, "responses");
-      for (const [status, response] of Object.entries(responses)) {
+      for (const status of Object.keys(responses)) {
         if (status !== "default" && Number(status) < 400) continue;
         const resolved = resolve(document, at(responses, status));
         expect(Object.keys(at(resolved, "content")), `${registered.id} ${status}`).toEqual([
@@ -82,7 +86,6 @@ describe("openapi.json", () => {
         expect(at(resolved, "content", "application/problem+json", "schema")).toEqual({
           $ref: "#/components/schemas/Problem",
         });
-        expect(response).toBeDefined();
       }
     }
   });
@@ -115,7 +118,7 @@ describe("openapi.json", () => {
     expect(Object.keys(at(scheme, "x-scopes")).sort()).toEqual(["survey:write", "waitlist:write"]);
     for (const registered of OPERATIONS) {
       const { operation } = locate(document, registered.path, registered.method.toLowerCase());
-      if (registered.authentication.type === "none") expect(operation.security).toBeUndefined();
+      if (registered.authentication.type === "none") expect(operation.security, registered.id).toEqual([]);
       else
         expect(operation.security).toEqual([
           { agentToken: registered.authentication.scope ? [registered.authentication.scope] : [] },

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { CommandDef } from "citty";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { outboxCommand } from "../../scripts/admin/outbox.ts";
 import { storeCommands } from "../../scripts/admin/store.ts";
 import { type AdminRun, runAdmin, runAdminCommand } from "../helpers/admin-cli.ts";
@@ -39,6 +39,7 @@ beforeAll(async () => {
     NODE_ENV: "test",
     DATABASE_URL: `file:${join(store.t.dir, "service.db")}`,
     SITE_URL: store.t.config.siteUrl,
+    DIST_DIR: inject("site").distDir,
     SMTP_URL: "",
     STRIPE_SECRET_KEY: "",
     LOG_LEVEL: "silent",
@@ -83,8 +84,29 @@ describe("npm run admin: the store", () => {
     const send = await admin("outbox", "send");
     expect(stdout).toContain("Subject: Your download: Agent-readiness checklist");
     const link = /(https?:\/\/\S+\/api\/v1\/downloads\/\S+)/.exec(stdout)?.[1] ?? "";
+    // The link names the configured site URL, as the server's own e-mails do.
+    expect(new URL(link).origin).toBe(store.t.config.siteUrl);
     expect((await store.t.send("GET", new URL(link).pathname)).status).toBe(200);
     expect(send.stderr).toContain("SMTP_URL is not set");
+  });
+
+  it("refuses to render e-mails for a site URL other than the build's, naming both and the fix", async () => {
+    const built = store.t.config.siteUrl;
+    process.env.SITE_URL = "https://elsewhere.example";
+    try {
+      for (const subcommand of ["list", "send"]) {
+        const refused = await admin("outbox", subcommand);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(
+          `The build was made for ${built}, but this command is configured for https://elsewhere.example`,
+        );
+        expect(refused.stderr).toContain(`SITE_URL=https://elsewhere.example npm run build`);
+        expect(refused.stderr).toContain(`or set SITE_URL=${built}`);
+        expect(refused.stdout).not.toContain("Subject:");
+      }
+    } finally {
+      process.env.SITE_URL = built;
+    }
   });
 
   it("revokes, restores and extends an entitlement, and queues the delivery e-mail again", async () => {

@@ -38,6 +38,13 @@ describe("npm run admin", { timeout: 90_000 }, () => {
     });
   });
 
+  it("refuses to issue a credit code for an e-mail address holding a control character", async () => {
+    const refused = await admin("credits", "issue", "2", "--email", "ops\u001b[2J@example.com");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--email must be an e-mail address like name@example.com");
+    expect(refused.stdout).not.toContain("Code:");
+  });
+
   it("sets and lists switches", async () => {
     expect((await admin("switches", "set", "waitlist", "off", "--by", "ops")).stdout).toContain("waitlist is now off.");
     const switches = JSON.parse((await admin("switches", "list", "--json")).stdout) as {

@@ -1,9 +1,16 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHECK_SUITE } from "../../api/checks/engine/suite/registry.ts";
 import { ReadinessResultSchema } from "../../src/schemas/report.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import { startBareSite } from "../fixtures/sites/bare.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { page, type StaticDocument, startStaticSite } from "../fixtures/sites/static-site.ts";
 
 function runCli(
   args: readonly string[],
@@ -21,7 +28,10 @@ function runCli(
   });
 }
 
-describe("npm run check", () => {
+// Each test spawns the CLI (tsx compiles it first): seconds when the machine is quiet, far more on a busy one.
+const CLI_TESTS = { timeout: 90_000 };
+
+describe("npm run check", CLI_TESTS, () => {
   let site: FixtureSite;
   beforeAll(async () => {
     site = await startAgentReadySite();
@@ -65,5 +75,84 @@ describe("npm run check", () => {
     const { code, stderr } = await runCli([site.origin]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/cannot check: port \d+ is not checked|127\.0\.0\.1 is a loopback address/);
+  });
+});
+
+describe("npm run check in CI", CLI_TESTS, () => {
+  let site: FixtureSite;
+  let dir: string;
+  const documents: Record<string, StaticDocument> = {
+    "/": page("<main><h1>Widgets</h1><p>We make widgets.</p></main>"),
+    "/robots.txt": { type: "text/plain", body: "User-agent: *\nAllow: /\n" },
+  };
+  beforeAll(async () => {
+    site = await startStaticSite(documents);
+    dir = await mkdtemp(join(tmpdir(), "check-cli-"));
+  });
+  afterAll(async () => {
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("writes JUnit XML with one testcase per check, and its progress to stderr", async () => {
+    const { code, stdout, stderr } = await runCli([site.origin, "--format", "junit"], {
+      CHECKS_ALLOWED_TARGETS: site.hostPort,
+    });
+    expect(code).toBe(0);
+    expect(XMLValidator.validate(stdout)).toBe(true);
+    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(stdout).testsuites
+      .testsuite;
+    expect(suite.testcase).toHaveLength(CHECK_SUITE.length);
+    expect(Number(suite.failures)).toBeGreaterThan(0);
+    expect(suite.testcase).toContainEqual(
+      expect.objectContaining({ name: expect.stringMatching(/^llms\.exists: /), failure: expect.anything() }),
+    );
+    expect(stderr).toMatch(/PASS {2}robots\.exists/);
+  });
+
+  it("prints what regressed against a baseline and exits 1, then 0 once nothing got worse", async () => {
+    const env = { CHECKS_ALLOWED_TARGETS: site.hostPort };
+    const baseline = join(dir, "old.json");
+    await writeFile(baseline, (await runCli([site.origin, "--json"], env)).stdout);
+    delete documents["/robots.txt"];
+    // JSON on stdout, so this run is also the next baseline; the comparison goes to stderr with the progress.
+    const worse = await runCli([site.origin, "--json", "--baseline", baseline], env);
+    expect(worse.code).toBe(1);
+    expect(worse.stderr).toMatch(
+      /regressed \(\d+\):\n(?: {4}.*\n)*? {4}robots\.exists: pass → fail — robots\.txt is missing/,
+    );
+    expect(worse.stderr).toMatch(/\d+ regression\(s\): a check got worse or a new check fails\n$/);
+    await writeFile(baseline, worse.stdout);
+    const same = await runCli([site.origin, "--baseline", baseline], env);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/ {2}no regressions\n$/);
+  });
+
+  it("refuses a baseline it cannot read before sending a request", async () => {
+    const before = site.requests.length;
+    const { code, stderr } = await runCli([site.origin, "--baseline", join(dir, "missing.json")], {
+      CHECKS_ALLOWED_TARGETS: site.hostPort,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^cannot check: cannot read the baseline .*missing\.json/);
+    expect(site.requests.length).toBe(before);
+  });
+
+  it("checks a bare host:port over https and says plainly when the server does not speak TLS", async () => {
+    const plain = createServer((_request, response) => response.end("plain http"));
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    const address = plain.address();
+    if (address === null || typeof address === "string") throw new Error("no address");
+    const hostPort = `127.0.0.1:${address.port}`;
+    try {
+      const { code, stdout, stderr } = await runCli([hostPort], { CHECKS_ALLOWED_TARGETS: hostPort });
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        `cannot check https://${hostPort}: could not connect over HTTPS to ${hostPort}: the server does not speak TLS on ${hostPort} (it may serve plain HTTP there)`,
+      );
+      expect(`${stdout}${stderr}`).not.toMatch(/SSL routines|wrong version number|ERR_SSL/);
+    } finally {
+      plain.close();
+    }
   });
 });

@@ -21,7 +21,7 @@ describe("npm run content:check", () => {
     const { code, stdout } = await contentCheck(join(fixtures, "broken"));
     expect(code).toBe(1);
     const lines = stdout.trim().split("\n");
-    expect(lines.length).toBe(18);
+    expect(lines.length).toBe(22);
     for (const line of lines) expect(line).toMatch(/^content\/[^:]+: [^:]+: .+/);
   });
 

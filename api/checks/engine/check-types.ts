@@ -1,4 +1,5 @@
 import type { CheckCategory, CheckStatus, Clause, Profile, Severity } from "../../../src/schemas/report.ts";
+import type { AgentDnsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import type { SiteFacts } from "./site-facts.ts";
 
@@ -16,15 +17,17 @@ export interface CheckContext extends DocumentContext {
   scanToken: string;
   /** What the scan learnt before the checks ran (found documents, inferred profiles). */
   facts: SiteFacts;
+  /** SVCB lookups for DNS-AID (dns.aid); the only DNS a check does besides the fetcher's address lookups. */
+  agentDns: AgentDnsResolver;
 }
 
 export interface CheckDefinition {
   /** Stable across suite versions; never reused for a different rule. */
   id: string;
   title: string;
-  /** What the check fetches from the site, in a few words (the catalogue page's "Requests" column). */
-  fetches: string;
-  /** What passes, and what warns, in a sentence (the catalogue page's "Passes when" column). */
+  /** What the check requests from the site, in a few words (the catalogue page's "Requests" column). */
+  requests: string;
+  /** What passes, and what warns or fails and why, in a sentence (the catalogue page's "Passes when" column). */
   passes: string;
   category: CheckCategory;
   severity: Severity;

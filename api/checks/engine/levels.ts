@@ -1,13 +1,5 @@
+import { LEVEL_NAMES, LEVEL_RULES, type LevelRule } from "../../../src/lib/readiness-levels.ts";
 import type { CheckStatus, Level } from "../../../src/schemas/report.ts";
-
-export const LEVEL_NAMES = [
-  "Not Ready",
-  "Basic Web Presence",
-  "Bot-Aware",
-  "Agent-Readable",
-  "Agent-Integrated",
-  "Agent-Native",
-] as const;
 
 export interface LevelInput {
   id: string;
@@ -16,50 +8,9 @@ export interface LevelInput {
   message: string;
 }
 
-/**
- * - every: each check passes, or is n/a because it does not apply to this kind of site
- * - some: at least `count` of the options pass; an option is a set of checks that must all pass
- */
-type Rule =
-  | { kind: "every"; checks: readonly string[] }
-  | { kind: "some"; count: number; options: ReadonlyArray<{ label: string; checks: readonly string[] }> };
-
-const INTEGRATION_DOCS = ["mcp.card", "a2a.card", "skills.index", "catalog.api"] as const;
-
-/**
- * The ladder Reaudit describes for Cloudflare's levels (docs.reaudit.io/agent-readiness), mapped to this suite's ids.
- * Levels are cumulative: a site holds level N only if it meets levels 1..N.
- */
-export const LEVEL_RULES: ReadonlyArray<readonly Rule[]> = [
-  [],
-  [
-    { kind: "every", checks: ["http.home-200"] },
-    {
-      kind: "some",
-      count: 2,
-      options: ["robots.exists", "robots.sitemap", "link.headers"].map((id) => ({ label: id, checks: [id] })),
-    },
-  ],
-  [{ kind: "every", checks: ["policy.ai-bots", "policy.content-signals"] }],
-  [{ kind: "every", checks: ["md.negotiate"] }],
-  [{ kind: "some", count: 1, options: INTEGRATION_DOCS.map((id) => ({ label: id, checks: [id] })) }],
-  [
-    {
-      kind: "some",
-      count: 2,
-      options: [
-        { label: "Web Bot Auth", checks: ["policy.webbotauth"] },
-        { label: "all four integration documents", checks: INTEGRATION_DOCS },
-        { label: "OAuth metadata", checks: ["oauth.as"] },
-        { label: "OAuth metadata", checks: ["oauth.prm"] },
-      ],
-    },
-  ],
-];
-
 type Requirement = { check: string; title: string; message: string };
 
-function unmet(rule: Rule, byId: ReadonlyMap<string, LevelInput>): Requirement[] {
+function unmet(rule: LevelRule, byId: ReadonlyMap<string, LevelInput>): Requirement[] {
   const describe = (id: string, prefix = ""): Requirement => {
     const result = byId.get(id);
     return {

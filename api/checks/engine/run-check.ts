@@ -15,6 +15,7 @@ import {
   notApplicable,
   scanError,
 } from "./check-types.ts";
+import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
 import { loadHome } from "./documents/site.ts";
@@ -43,7 +44,11 @@ export interface RunReadinessCheckOptions {
   now?: () => Date;
   /** DNS for the SSRF guard; tests inject one to make a name resolve to a private address. */
   lookup?: HostLookup;
+  /** SVCB lookups for dns.aid; tests inject a fake so that no scan queries real DNS. */
+  agentDns?: AgentDnsResolver;
   signal?: AbortSignal;
+  /** Called once the target is accepted, before any request: a caller charges its quota here, not for refused targets. */
+  admit?: () => Promise<void>;
 }
 
 interface CheckRun {
@@ -95,6 +100,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const { settings } = options;
   const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
   const target = await parseTarget(options.target, settings, lookup);
+  await options.admit?.();
   const fetcher = new ScanFetcher({
     settings,
     ...lookup,
@@ -111,7 +117,8 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     const applied = options.profile === undefined ? inferred : [...options.profile];
     facts = { signals, reasons: profileReasons(signals), inferred, applied, overridden: options.profile !== undefined };
     options.onProgress?.({ kind: "profile", inferred, applied });
-    const context = { target, fallbacks, now: checkedAt, scanToken, facts };
+    const agentDns = options.agentDns ?? dnsOverHttpsResolver();
+    const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns };
     let done = 0;
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {

@@ -81,23 +81,3 @@ export async function unlockReport(
   });
   return result.rowsAffected === 1;
 }
-
-export async function listRecentReports(
-  sql: Sql,
-  limit: number,
-): Promise<
-  { id: string; origin: string; score: number | null; level: number; created_at: string; unlocked_at: string | null }[]
-> {
-  const result = await sql.execute({
-    sql: "SELECT id, origin, score, level, created_at, unlocked_at FROM check_reports ORDER BY created_at DESC LIMIT ?",
-    args: [limit],
-  });
-  return result.rows.map((row) => ({
-    id: String(row.id),
-    origin: String(row.origin),
-    score: row.score === null ? null : Number(row.score),
-    level: Number(row.level),
-    created_at: String(row.created_at),
-    unlocked_at: row.unlocked_at === null ? null : String(row.unlocked_at),
-  }));
-}

@@ -1,9 +1,8 @@
 import type { H3Event } from "h3";
-import { findTokenOwner, type TokenOwner } from "../../agents/sql.ts";
-import type { Sql } from "../../db/sql.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
 import { ApiProblem } from "../problem.ts";
 import { hashToken, hasValidChecksum, sameHash } from "./agent-token.ts";
+import type { TokenOwner } from "./token-owner.ts";
 import type { TokenOwnerCache } from "./token-owner-cache.ts";
 
 const REALM = 'Bearer realm="agents"';
@@ -16,7 +15,8 @@ function unauthorized(detail: string, error?: "invalid_token" | "invalid_request
 }
 
 export interface AgentAuthDeps {
-  db: () => Sql;
+  /** The owner of the token with this SHA-256 hash, or null (the agents feature's lookup). */
+  findOwner: (hash: Uint8Array) => Promise<TokenOwner | null>;
   limiter: RateLimiter;
   cache: TokenOwnerCache;
 }
@@ -85,7 +85,7 @@ export async function authenticateBearer(
     // token had a valid one, or it would not have been found).
     if (!hasValidChecksum(token)) throw await failedPresentation(deps, address, "This is not an agent token.");
     const hash = hashToken(token);
-    owner = (await findTokenOwner(deps.db(), hash)) ?? undefined;
+    owner = (await deps.findOwner(hash)) ?? undefined;
     if (!owner || !sameHash(owner.tokenHash, hash))
       throw await failedPresentation(deps, address, "This token is not known.");
     deps.cache.set(token, owner);

@@ -1,4 +1,4 @@
-import type { TokenOwner } from "../../agents/sql.ts";
+import type { TokenOwner } from "./token-owner.ts";
 
 interface Entry {
   owner: TokenOwner;

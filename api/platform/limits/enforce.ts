@@ -1,47 +1,60 @@
-import type { H3Event } from "h3";
 import { ApiProblem } from "../problem.ts";
-import { type LimitName, type RateLimiter, rateLimitHeaders } from "./rate-limiter.ts";
+import { type LimitName, type RateLimitDecision, type RateLimiter, rateLimitHeaders } from "./rate-limiter.ts";
 
 /**
- * Counts the request against each named limit for `subject`, in order. Returns the RateLimit
- * headers for the response; over a limit, throws a 429 problem with Retry-After (the end of that
- * window) and counts nothing further.
+ * Counts one request against named limits, one after another, keeping every decision so the response
+ * lists each policy it was counted against. Over a limit it throws a 429 problem with Retry-After (the
+ * end of that window) and the headers of every limit counted so far.
  */
+export class LimitCounter {
+  readonly #decisions: RateLimitDecision[] = [];
+  readonly #subjects: string[] = [];
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    /** Told the headers after each count: a request's later error must carry them too. */
+    private readonly onHeaders: (headers: Record<string, string>) => void = () => {},
+  ) {}
+
+  async count(name: LimitName, subject: string): Promise<Record<string, string>> {
+    const decision = await this.limiter.consume(name, subject);
+    this.#decisions.push(decision);
+    this.#subjects.push(subject);
+    const headers = rateLimitHeaders(...this.#decisions);
+    this.onHeaders(headers);
+    if (!decision.allowed) {
+      throw new ApiProblem(
+        "rate-limited",
+        `Over the limit of ${decision.policy.limit} requests per ${decision.policy.windowSeconds} s; try again in ${decision.resetSeconds} s.`,
+        { headers: { ...headers, "Retry-After": String(decision.resetSeconds) }, extra: { violated_policies: [name] } },
+      );
+    }
+    return headers;
+  }
+
+  /**
+   * Gives back every count of this request: the service refused it (a 503), so the caller did nothing
+   * that should cost it. The headers then show the remaining allowance as it stands.
+   */
+  async refund(): Promise<void> {
+    if (this.#decisions.length === 0) return;
+    const refunded = await Promise.all(
+      this.#decisions.map((decision, index) => this.limiter.refund(decision, this.#subjects[index] ?? "")),
+    );
+    this.#decisions.splice(0, this.#decisions.length, ...refunded);
+    this.onHeaders(rateLimitHeaders(...this.#decisions));
+  }
+}
+
+/** Counts the request against each named limit for `subject`, in order; the RateLimit headers, or a 429. */
 export async function enforceRateLimit(
   limiter: RateLimiter,
   name: LimitName,
   subject: string,
   ...more: LimitName[]
 ): Promise<Record<string, string>> {
-  const decisions = [];
-  for (const limit of [name, ...more]) {
-    const decision = await limiter.consume(limit, subject);
-    decisions.push(decision);
-    if (!decision.allowed) {
-      throw new ApiProblem(
-        "rate-limited",
-        `Over the limit of ${decision.policy.limit} requests per ${decision.policy.windowSeconds} s; try again in ${decision.resetSeconds} s.`,
-        {
-          headers: { ...rateLimitHeaders(...decisions), "Retry-After": String(decision.resetSeconds) },
-          extra: { violated_policies: [limit] },
-        },
-      );
-    }
-  }
-  return rateLimitHeaders(...decisions);
-}
-
-const LIMITS = Symbol("rate-limit-headers");
-
-/**
- * Remembers a request's RateLimit headers, so an error answered after the limit was counted (a
- * 422, a 409) carries them too: the draft asks for them on every response of a limited endpoint.
- */
-export function rememberLimits(event: H3Event, headers: Record<string, string>): Record<string, string> {
-  (event.context as { [LIMITS]?: Record<string, string> })[LIMITS] = headers;
+  const counter = new LimitCounter(limiter);
+  let headers: Record<string, string> = {};
+  for (const limit of [name, ...more]) headers = await counter.count(limit, subject);
   return headers;
-}
-
-export function limitsOf(event: H3Event): Record<string, string> {
-  return (event.context as { [LIMITS]?: Record<string, string> })[LIMITS] ?? {};
 }

@@ -1,6 +1,6 @@
 import type { RateLimitName } from "../../../src/lib/registry.ts";
 import type { Sql } from "../../db/sql.ts";
-import { consumeInDatabase, purgeExpiredCounters } from "./rate-limits-sql.ts";
+import { consumeInDatabase, purgeExpiredCounters, refundInDatabase } from "./rate-limits-sql.ts";
 
 export interface RateLimitPolicy {
   limit: number;
@@ -47,6 +47,8 @@ interface Counter {
 
 export interface RateLimitStore {
   consume(key: string, windowMs: number, now: number): Promise<Counter> | Counter;
+  /** Takes back one count still inside its window (a request the service itself refused). */
+  refund(key: string, now: number): Promise<void> | void;
 }
 
 /** One process: a map of fixed windows, swept as they expire. */
@@ -68,6 +70,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     // A copy: the caller reads it after an await, when other requests may have counted since.
     return { count: counter.count, windowEndsAt: counter.windowEndsAt };
   }
+
+  refund(key: string, now: number): void {
+    const counter = this.#counters.get(key);
+    if (counter && counter.windowEndsAt > now && counter.count > 0) counter.count--;
+  }
 }
 
 /** Several instances: counters in the database, one atomic upsert per request. */
@@ -81,6 +88,10 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       await purgeExpiredCounters(this.client(), now);
     }
     return consumeInDatabase(this.client(), key, windowMs, now);
+  }
+
+  async refund(key: string, now: number): Promise<void> {
+    await refundInDatabase(this.client(), key, now);
   }
 }
 
@@ -107,6 +118,12 @@ export class RateLimiter {
       remaining: Math.max(0, policy.limit - counter.count),
       resetSeconds: Math.max(1, Math.ceil((counter.windowEndsAt - now) / 1000)),
     };
+  }
+
+  /** Takes back a count `consume` made: the request was refused by the service, not by the limit. */
+  async refund(decision: RateLimitDecision, subject: string): Promise<RateLimitDecision> {
+    await this.store.refund(`${decision.name}:${subject}`, this.now());
+    return { ...decision, remaining: Math.min(decision.policy.limit, decision.remaining + 1) };
   }
 }
 

@@ -25,3 +25,11 @@ export async function consumeInDatabase(
 export async function purgeExpiredCounters(client: Sql, now: number): Promise<void> {
   await client.execute({ sql: "DELETE FROM rate_limit_counters WHERE window_ends_at <= ?", args: [now] });
 }
+
+/** One count back, only while its window lasts (a new window already starts from nothing). */
+export async function refundInDatabase(client: Sql, key: string, now: number): Promise<void> {
+  await client.execute({
+    sql: "UPDATE rate_limit_counters SET count = count - 1 WHERE key = ? AND window_ends_at > ? AND count > 0",
+    args: [key, now],
+  });
+}

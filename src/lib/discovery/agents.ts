@@ -65,6 +65,8 @@ export function agentsDocument(
         operation: operation.id,
         method: operation.method,
         url: absolute(ctx.siteUrl, operation.path),
+        // What to send: the JSON Schema the server validates the body with (null for a read).
+        request_schema: operation.requestSchema ? absolute(ctx.siteUrl, paths.schema(operation.requestSchema)) : null,
         authentication:
           operation.authentication.type === "none"
             ? { type: "none" as const }

@@ -1,11 +1,18 @@
-import { OPENAPI_TYPE } from "../openapi/media-types.ts";
+import type { AiCatalogEntry } from "../../schemas/catalogs.ts";
+import { catalogQueries } from "../../schemas/skill.ts";
 import { findOperation } from "../registry.ts";
-import { absolute } from "../urls.ts";
+import { absolute, paths } from "../urls.ts";
 import type { DiscoveryContext } from "./documents.ts";
 import { MCP_CARD_PATHS, MCP_CARD_TYPE, shortDescription } from "./mcp-card.ts";
 import { isOperationAvailable, type ServiceState } from "./state.ts";
 
 export const AI_CATALOG_TYPE = "application/ai-catalog+json";
+/**
+ * ARD's entry type for one SKILL.md. An entry's `type` must be one of ARD's discovery types (Lighthouse's
+ * `ard-schema` audit warns otherwise), and none names OpenAPI: the HTTP API is listed in the RFC 9727
+ * api-catalog instead, and each skill gets its own entry rather than the skills index.
+ */
+export const SKILL_TYPE = 'text/markdown; profile="urn:air:agent-skills"' as const;
 /** ARD v0.91 consumers fetch `/.well-known/ard.json`; older ones `/.well-known/ai-catalog.json`. Same bytes at both. */
 export const AI_CATALOG_PATHS = ["/.well-known/ai-catalog.json", "/.well-known/ard.json"] as const;
 
@@ -25,15 +32,15 @@ export function isMcpCardAvailable(ctx: DiscoveryContext, state: ServiceState): 
 }
 
 /**
- * The AI catalog (Agent-Card/ai-catalog 1.0; ARD v0.91): the MCP server card, the HTTP API's OpenAPI
- * description and the agent skills index, each with the queries it answers. Live: the MCP entry leaves
+ * The AI catalog (Agent-Card/ai-catalog 1.0; ARD v0.91): the MCP server card and each agent skill,
+ * each with the queries it answers. Live: the MCP entry leaves
  * the moment the server is switched off.
  */
 export function aiCatalogDocument(ctx: DiscoveryContext, state: ServiceState) {
   const { service } = ctx.content;
   const [localName = "service"] = service.identifier.split("/").slice(1);
   const site = (path: string) => absolute(ctx.siteUrl, path);
-  const entries = [];
+  const entries: AiCatalogEntry[] = [];
   if (isMcpCardAvailable(ctx, state)) {
     entries.push({
       identifier: urn(ctx, "mcp", localName),
@@ -50,32 +57,19 @@ export function aiCatalogDocument(ctx: DiscoveryContext, state: ServiceState) {
       ],
     });
   }
-  entries.push({
-    identifier: urn(ctx, "api", `${localName}-v1`),
-    displayName: `${service.name} API`,
-    type: OPENAPI_TYPE,
-    url: site("/openapi.json"),
-    version: service.version,
-    description: "The HTTP API: docs, policies, readiness checks, the store, agent registration and waiting lists.",
-    tags: ["openapi", "http-api"],
-    representativeQueries: [
-      "How do I register an agent and get a token?",
-      "Which endpoints does this service offer?",
-      "How do I buy and download a guide?",
-    ],
-  });
   if (service.publish.agent_skills) {
-    entries.push({
-      identifier: urn(ctx, "skills", "index"),
-      displayName: `${service.name} agent skills`,
-      type: "application/json",
-      url: site("/.well-known/agent-skills/index.json"),
-      version: service.version,
-      description:
-        "Step-by-step skills: join the agent waiting list, run and unlock a readiness check, buy and download.",
-      tags: ["agent-skills"],
-      representativeQueries: ["How does an agent join the waiting list?", "How do I unlock a readiness report?"],
-    });
+    for (const skill of ctx.content.skills) {
+      entries.push({
+        identifier: urn(ctx, "skills", skill.data.name),
+        displayName: `${service.name} skill: ${skill.data.name}`,
+        type: SKILL_TYPE,
+        url: site(paths.skill(skill.slug)),
+        version: service.version,
+        description: skill.data.description,
+        tags: ["agent-skills"],
+        representativeQueries: catalogQueries(skill.data),
+      });
+    }
   }
   return {
     specVersion: "1.0" as const,

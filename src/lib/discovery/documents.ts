@@ -3,7 +3,7 @@ import type { Content } from "../../content/model.ts";
 import { OPERATIONS, type Operation } from "../registry.ts";
 import { FEATURE_SWITCHES, FORM_SWITCHES } from "../switches.ts";
 import { absolute, paths } from "../urls.ts";
-import { isOperationAvailable, operationUnavailability, type ServiceState } from "./state.ts";
+import { isOperationAvailable, openSwitches, operationUnavailability, type ServiceState } from "./state.ts";
 
 /** Where the documents are published; the same for the build and the running server. */
 export interface DiscoveryContext {
@@ -61,16 +61,17 @@ export function serviceStateDocument(ctx: DiscoveryContext, state: ServiceState)
     return [{ capability: operation.capability, reason }];
   });
   const degraded = Object.values(state.components).includes("unavailable");
+  const open = openSwitches(state, ctx.content.service);
   return {
     $schema: absolute(ctx.siteUrl, paths.schema("service-state")),
     service: serviceRef(ctx),
     status: degraded ? ("degraded" as const) : ("ok" as const),
     checked_at: state.checkedAt,
     forms: Object.fromEntries(
-      FORM_SWITCHES.map((name) => [name, state.switches[name] ? ("open" as const) : ("closed" as const)]),
+      FORM_SWITCHES.map((name) => [name, open[name] ? ("open" as const) : ("closed" as const)]),
     ),
     features: Object.fromEntries(
-      FEATURE_SWITCHES.map((name) => [name, state.switches[name] ? ("on" as const) : ("off" as const)]),
+      FEATURE_SWITCHES.map((name) => [name, open[name] ? ("on" as const) : ("off" as const)]),
     ),
     components: { ...state.components },
     unavailable,

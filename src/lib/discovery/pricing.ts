@@ -1,4 +1,4 @@
-import { findOperation } from "../registry.ts";
+import { findOperation, type OperationId } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
 import { type DiscoveryContext, serviceRef } from "./documents.ts";
 import { isOperationAvailable, type ServiceState } from "./state.ts";
@@ -6,7 +6,7 @@ import { isOperationAvailable, type ServiceState } from "./state.ts";
 /** `/pricing.json`: every price the service charges. Checkout URLs are `null` while checkout is unavailable. */
 export function pricingDocument(ctx: DiscoveryContext, state: ServiceState) {
   const { pricing, products, service } = ctx.content;
-  const can = (id: string) => isOperationAvailable(findOperation(id), state, service);
+  const can = (id: OperationId) => isOperationAvailable(findOperation(id), state, service);
   const { checks } = pricing;
   return {
     $schema: absolute(ctx.siteUrl, paths.schema("pricing")),

@@ -1,6 +1,13 @@
 import type { ServiceSettings } from "../../schemas/service.ts";
-import type { Operation } from "../registry.ts";
-import { COMPONENTS, type Component, DEFAULT_SWITCHES, type Switches } from "../switches.ts";
+import { findOperation, type Operation, type OperationId } from "../registry.ts";
+import {
+  COMPONENTS,
+  type Component,
+  DEFAULT_SWITCHES,
+  SWITCH_NAMES,
+  type Switches,
+  type SwitchName,
+} from "../switches.ts";
 
 export type ComponentHealth = "ok" | "configured" | "unavailable" | "not-configured";
 
@@ -48,4 +55,28 @@ export function operationUnavailability(
 
 export function isOperationAvailable(operation: Operation, state: ServiceState, service: ServiceSettings): boolean {
   return operationUnavailability(operation, state, service) === null;
+}
+
+/** What each switch opens to clients: every one of these operations must work for it to be called open. */
+const OFFERED_BY: Record<SwitchName, readonly OperationId[]> = {
+  waitlist: ["joinWaitlist"],
+  agent_waitlist: ["joinAgentWaitlist"],
+  agent_survey: ["answerAgentSurvey"],
+  agent_register: ["registerAgent"],
+  store: ["startStoreCheckout"],
+  checks: ["runCheck"],
+  check_payments: ["checkoutCheck"],
+  // A pack is bought through the report checkout: without a payment provider no pack can be had.
+  credit_packs: ["checkoutCheck", "redeemCredit"],
+  mcp: ["callMcp"],
+};
+
+/**
+ * The switches as clients may rely on them: on only while staff has it on and what it offers works now
+ * (a store switched on without a payment provider is not open for business).
+ */
+export function openSwitches(state: ServiceState, service: ServiceSettings): Switches {
+  const open = (name: SwitchName) =>
+    OFFERED_BY[name].every((id) => isOperationAvailable(findOperation(id), state, service));
+  return Object.fromEntries(SWITCH_NAMES.map((name) => [name, open(name)])) as Switches;
 }

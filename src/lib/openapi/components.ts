@@ -19,6 +19,7 @@ export function componentName(schemaName: string): string {
 export const schemaRef = (schemaName: string) => ({ $ref: `#/components/schemas/${componentName(schemaName)}` });
 export const problemResponseRef = (status: number) => ({ $ref: `#/components/responses/Problem${status}` });
 export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+export const CLIENT_ERROR_REF = { $ref: "#/components/responses/ClientError" };
 
 /** OpenAPI 3.1's dialect is JSON Schema 2020-12, the same as `/schemas/`; the `$schema` member is left out. */
 function toComponent(schema: z.ZodType, io: "input" | "output"): Json {
@@ -44,7 +45,7 @@ export function schemaComponents(content: Content): Json {
 }
 
 /** Response headers, by the names the operations reference. */
-export const HEADERS: Json = {
+const HEADERS: Json = {
   RateLimit: {
     description:
       'What is left of each limit this request counted against (draft-ietf-httpapi-ratelimit-headers), e.g. `"checks";r=9;t=60`.',
@@ -66,6 +67,14 @@ export const HEADERS: Json = {
   Allow: { description: "The methods this address accepts.", schema: { type: "string" } },
 };
 
+/** The headers of `HEADERS` that the given parts of the document refer to (an unused component is noise to a reader). */
+export function referencedHeaders(...parts: unknown[]): Json {
+  const text = JSON.stringify(parts);
+  return Object.fromEntries(
+    Object.entries(HEADERS).filter(([name]) => text.includes(`"#/components/headers/${name}"`)),
+  );
+}
+
 const STATUS_HEADERS: Record<number, Json> = {
   401: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
   403: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
@@ -75,16 +84,27 @@ const STATUS_HEADERS: Record<number, Json> = {
     RateLimit: headerRef("RateLimit"),
     "RateLimit-Policy": headerRef("RateLimitPolicy"),
   },
+  502: { "Retry-After": headerRef("RetryAfter") },
   503: { "Retry-After": headerRef("RetryAfter") },
 };
 
 /**
- * One problem response per status, its description naming every problem `code` the API answers with
- * at that status (each has a page at `/problems/<code>`). Every error is `application/problem+json`.
+ * One problem response per status some operation answers (and 500, everyone's `default`), its
+ * description naming every problem `code` the API answers with at that status (each has a page at
+ * `/problems/<code>`); and `ClientError`, the `4XX` of operations with no client error of their own.
+ * Every error is `application/problem+json`.
  */
-export function problemResponses(): Json {
-  const statuses = [...new Set(PROBLEM_TYPES.map((type) => type.status))].sort((a, b) => a - b);
-  const responses: Json = {};
+export function problemResponses(answered: ReadonlySet<number>): Json {
+  const statuses = [...new Set(PROBLEM_TYPES.map((type) => type.status))]
+    .filter((status) => answered.has(status) || status === 500)
+    .sort((a, b) => a - b);
+  const responses: Json = {
+    ClientError: {
+      description:
+        "Not expected: every well-formed request to this address succeeds. Any client error would be a problem document (RFC 9457).",
+      content: { "application/problem+json": { schema: schemaRef("problem") } },
+    },
+  };
   for (const status of statuses) {
     const types = PROBLEM_TYPES.filter((type) => type.status === status);
     const description = types.map((type) => `\`${type.code}\`: ${type.title}.`).join(" ");

@@ -1,7 +1,7 @@
 import type { DiscoveryContext } from "../discovery/documents.ts";
 import { OPERATIONS } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
-import { HEADERS, problemResponses, schemaComponents, securitySchemes } from "./components.ts";
+import { problemResponses, referencedHeaders, schemaComponents, securitySchemes } from "./components.ts";
 import { API_BASE, operationObject, pathKey, TAG_LIST } from "./operations.ts";
 
 type Json = Record<string, unknown>;
@@ -30,6 +30,7 @@ export function openApiDocument(ctx: DiscoveryContext): Json {
     item[method] = operationObject(operation, ctx.docsUrl);
   }
   const terms = policies.find((policy) => policy.slug === "terms");
+  const responses = problemResponses(new Set(OPERATIONS.flatMap((operation) => operation.statuses)));
   return {
     openapi: "3.1.1",
     info: {
@@ -39,6 +40,12 @@ export function openApiDocument(ctx: DiscoveryContext): Json {
       description: `${service.description}\n\nWhat works right now is listed in ${absolute(ctx.siteUrl, "/capabilities.json")}; an operation switched off answers 503 with a problem. Errors are RFC 9457 problem details.`,
       ...(terms ? { termsOfService: absolute(ctx.docsUrl, paths.policy(terms.slug)) } : {}),
       contact: { name: service.name, email: service.contact.email, url: ctx.docsUrl },
+      // Using the API is licensed by the terms of service; there is no other licence to name.
+      ...(terms
+        ? {
+            license: { name: `${service.name} terms of service`, url: absolute(ctx.docsUrl, paths.policy(terms.slug)) },
+          }
+        : {}),
     },
     servers: [{ url: absolute(ctx.siteUrl, API_BASE), description: "The versioned API" }],
     tags: TAG_LIST,
@@ -46,8 +53,8 @@ export function openApiDocument(ctx: DiscoveryContext): Json {
     paths: pathItems,
     components: {
       schemas: schemaComponents(ctx.content),
-      responses: problemResponses(),
-      headers: HEADERS,
+      responses,
+      headers: referencedHeaders(pathItems, responses),
       securitySchemes: securitySchemes(),
     },
   };

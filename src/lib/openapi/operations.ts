@@ -2,7 +2,7 @@ import { DOC_PATH_PATTERN } from "../../schemas/doc.ts";
 import { MCP_PROTOCOL_VERSIONS } from "../discovery/mcp-card.ts";
 import type { Operation } from "../registry.ts";
 import { absolute } from "../urls.ts";
-import { headerRef, problemResponseRef, schemaRef } from "./components.ts";
+import { CLIENT_ERROR_REF, headerRef, problemResponseRef, schemaRef } from "./components.ts";
 
 type Json = Record<string, unknown>;
 
@@ -132,6 +132,8 @@ function responses(operation: Operation): Json {
       ...body,
     };
   }
+  // An address every well-formed request succeeds at (a document) still says what a client error would look like.
+  if (!operation.statuses.some((status) => status >= 400 && status < 500)) out["4XX"] = CLIENT_ERROR_REF;
   // Anything unexpected is a 500 problem that reveals nothing (DESIGN §5).
   out.default = problemResponseRef(500);
   return out;
@@ -157,9 +159,11 @@ export function operationObject(operation: Operation, docsUrl: string): Json {
     };
   }
   object.responses = responses(operation);
-  if (operation.authentication.type === "bearer") {
-    object.security = [{ agentToken: operation.authentication.scope ? [operation.authentication.scope] : [] }];
-  }
+  // An empty list says "no credential" outright, rather than leaving a reader to wonder (and linters to ask).
+  object.security =
+    operation.authentication.type === "bearer"
+      ? [{ agentToken: operation.authentication.scope ? [operation.authentication.scope] : [] }]
+      : [];
   if (operation.rateLimit) object["x-rate-limit"] = operation.rateLimit;
   object.externalDocs = { url: absolute(docsUrl, operation.docs) };
   return object;

@@ -4,6 +4,7 @@ import { discoveryArtifacts } from "./discovery.ts";
 import { docArtifacts } from "./docs.ts";
 import { pageMarkdownArtifacts } from "./page-markdown.ts";
 import { policyArtifacts } from "./policies.ts";
+import { productPageArtifacts } from "./product-pages.ts";
 import { storeArtifacts } from "./store.ts";
 import { textArtifacts } from "./text-files.ts";
 
@@ -16,6 +17,7 @@ export function allArtifacts(ctx: BuildContext): Artifact[] {
     ...storeArtifacts(ctx),
     ...textArtifacts(ctx),
     ...pageMarkdownArtifacts(ctx),
+    ...productPageArtifacts(ctx),
     ...discoveryArtifacts(ctx, {
       openapi: true,
       mcpCard: ctx.content.service.publish.mcp_server && ctx.content.service.publish.mcp_server_card,

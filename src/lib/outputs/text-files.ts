@@ -2,6 +2,7 @@ import { buildSidebar, sortDocs } from "../sidebar.ts";
 import { absolute, paths } from "../urls.ts";
 import { type Artifact, type BuildContext, TYPES } from "./artifact.ts";
 import { docMarkdown, docPage } from "./docs.ts";
+import { publishedProducts } from "./store.ts";
 
 /** `/llms.txt` per llmstxt.org: H1, blockquote summary, then H2 file lists of Markdown links. */
 export function llmsTxt(ctx: BuildContext): string {
@@ -59,6 +60,13 @@ export function llmsTxt(ctx: BuildContext): string {
         "step-by-step skills with digests",
       ),
     );
+  lines.push("");
+  lines.push("## Store", "");
+  for (const product of publishedProducts(ctx)) {
+    lines.push(
+      link(product.data.title, absolute(ctx.docsUrl, paths.productMarkdown(product.id)), product.data.description),
+    );
+  }
   lines.push("");
   lines.push("## Policies", "");
   for (const policy of policies) {
@@ -174,6 +182,7 @@ export function sitemapPages(ctx: BuildContext): { path: string; lastmod: string
     })),
     ...(service.publish.resources && resources.length > 0 ? [{ path: "/resources", lastmod: ctx.builtAt }] : []),
     { path: "/store", lastmod: ctx.builtAt },
+    ...publishedProducts(ctx).map((product) => ({ path: paths.product(product.id), lastmod: ctx.builtAt })),
     { path: "/waitlist", lastmod: ctx.builtAt },
     { path: "/checks", lastmod: ctx.builtAt },
   ];

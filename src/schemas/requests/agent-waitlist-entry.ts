@@ -12,7 +12,7 @@ export const AgentWaitlistEntrySchema = z
     operator_type: OperatorTypeSchema,
     principal_contact: EmailSchema.optional(),
     use_cases: boundedArray(text(1, 500), 1, 20, "use cases"),
-    capabilities: boundedArray(AgentCapabilitySchema, 0, 4, "capabilities"),
+    capabilities: boundedArray(AgentCapabilitySchema, 0, 4, "capabilities", { unique: true }),
     tools_used: boundedArray(text(1, 200), 0, 50, "tools"),
     /** The current privacy policy's `version`, from `/api/v1/policies/privacy`. */
     consent_version: PrivacyVersionSchema,

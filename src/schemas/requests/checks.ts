@@ -24,11 +24,20 @@ export const CheckCheckoutSchema = z
   .meta({ title: "Readiness report checkout" });
 export type CheckCheckout = z.infer<typeof CheckCheckoutSchema>;
 
+/**
+ * What a credit code may look like as typed: 20 symbols of Crockford Base32 (no U; I and L read as
+ * 1, O as 0; any case) and a check symbol (which may also be `*`, `~`, `$`, `=` or `U`), with
+ * hyphens and spaces anywhere. Whether the check symbol matches is the server's next question.
+ */
+export const CREDIT_CODE_PATTERN = "^[\\s-]*(?:[0-9A-TV-Za-tv-z][\\s-]*){20}[0-9A-Za-z*~$=][\\s-]*$";
+export const CREDIT_CODE_SHAPE =
+  "a credit code has 20 characters and a check character, like XXXXX-XXXXX-XXXXX-XXXXX-C";
+
 /** `POST /api/v1/checks/{id}/redeem`. */
 export const CheckRedeemSchema = z
   .strictObject({
-    /** A credit code, e.g. `7K2QD-M4X9T-P0RVA-8HC3E-J` (hyphens and case do not matter). */
-    code: z.string().min(1).max(64),
+    /** A credit code, e.g. `7K2QD-M4X9T-P0RVA-8HC3E-J` (hyphens, spaces and case do not matter). */
+    code: z.string().max(64, "must be at most 64 characters").regex(new RegExp(CREDIT_CODE_PATTERN), CREDIT_CODE_SHAPE),
   })
   .meta({ title: "Credit code redemption" });
 export type CheckRedeem = z.infer<typeof CheckRedeemSchema>;

@@ -176,6 +176,47 @@ describe("POST /api/v1/agents/waitlist", () => {
     );
   });
 
+  it("answers 422 to a repeated capability, pointing at the repeat and naming it", async () => {
+    const { token } = await registerAgent(t);
+    const before = await countRows(t.services.database.client, "agent_waitlist_entries");
+    const problem = await expectProblem(
+      await t.send(
+        "POST",
+        "/api/v1/agents/waitlist",
+        { ...validEntry, capabilities: ["read", "pay", "read"] },
+        bearer(token),
+      ),
+      422,
+      "validation-failed",
+    );
+    expect(problem.errors).toEqual([
+      { pointer: "#/capabilities/2", detail: 'repeats "read" (item 0): list each of the capabilities once' },
+    ]);
+    expect(await countRows(t.services.database.client, "agent_waitlist_entries")).toBe(before);
+  });
+
+  it("answers 422 to a principal_contact with a control character, at registration and on the list", async () => {
+    const registration = await t.send(
+      "POST",
+      "/api/v1/agents/register",
+      { agent_name: "Scout", agent_type: "assistant", operator_type: "company", principal_contact: "ops\u001b@x.com" },
+      { "x-forwarded-for": "203.0.113.9" },
+    );
+    expect((await expectProblem(registration, 422, "validation-failed")).errors).toEqual([
+      { pointer: "#/principal_contact", detail: "must be an e-mail address like name@example.com" },
+    ]);
+    const { token } = await registerAgent(t);
+    const entry = await t.send(
+      "POST",
+      "/api/v1/agents/waitlist",
+      { ...validEntry, principal_contact: "ops\u0007@example.com" },
+      bearer(token),
+    );
+    expect((await expectProblem(entry, 422, "validation-failed")).errors).toEqual([
+      { pointer: "#/principal_contact", detail: "must be an e-mail address like name@example.com" },
+    ]);
+  });
+
   it("answers 429 per token after 30 writes a minute", async () => {
     const { token } = await registerAgent(t);
     const bad = { ...validEntry, agent_name: "" };

@@ -3,8 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { toNodeHandler } from "h3/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../api/app.ts";
-import { agentStandingHotRoute } from "../../../api/fast-path/agent-standing.ts";
+import { createApp, hotRoutesFor } from "../../../api/app.ts";
 import { withHotRoutes } from "../../../api/fast-path/hot-routes.ts";
 import { createLogger } from "../../../api/platform/log.ts";
 import { bearer, expectProblem, registerAgent, validEntry } from "../../helpers/agents.ts";
@@ -29,13 +28,10 @@ beforeAll(async () => {
   });
   const log = createLogger("info", sink);
   const app = toNodeHandler(createApp({ config: t.config, log, site: await builtSite(), services: t.services }));
-  const listener = withHotRoutes(
-    new Map([agentStandingHotRoute({ services: t.services, log })]),
-    (request, response) => {
-      appAnswered++;
-      return app(request, response);
-    },
-  );
+  const listener = withHotRoutes(hotRoutesFor(t.services, null, log), (request, response) => {
+    appAnswered++;
+    return app(request, response);
+  });
   server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

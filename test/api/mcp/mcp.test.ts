@@ -180,7 +180,11 @@ describe("the tools listing", () => {
       config: t.config,
       log: createLogger("silent"),
       site: await builtSite(),
-      services: { ...t.services, content: unpublished },
+      services: {
+        ...t.services,
+        content: unpublished,
+        operationDeps: { ...t.services.operationDeps, service: unpublished.service },
+      },
     });
     await expectProblem(await app.request("/api/v1/tools"), 404, "not-found");
     await expectProblem(

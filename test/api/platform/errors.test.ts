@@ -5,7 +5,7 @@ import { siteUrl } from "../../helpers/site.ts";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ allowUnhandledErrors: true });
   // A route that fails the way a bug would, with internals in the error.
   t.app.get("/api/v1/__explode", () => {
     throw new Error("SQLITE_ERROR near SELECT * FROM secrets WHERE token = 'agt_leak'");
@@ -59,5 +59,19 @@ describe("errors are RFC 9457 problems", () => {
       body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
     });
     await expectProblem(response, 400, "malformed-json");
+  });
+});
+
+describe("an unhandled error in a test", () => {
+  it("fails the test that caused it, with the error, instead of passing as a 500", async () => {
+    const strict = await createTestApp();
+    try {
+      strict.app.get("/api/v1/__bug", () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'id')");
+      });
+      await expect(strict.app.request("/api/v1/__bug")).rejects.toThrow(/a 500[\s\S]*reading 'id'/);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ON_DEMAND_PAGES } from "../../../api/site/page-routes.ts";
 import { getContent } from "../../../src/content/load-content.ts";
 import { allArtifacts } from "../../../src/lib/outputs/all-artifacts.ts";
+import { OPERATIONS } from "../../../src/lib/registry.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { siteUrl } from "../../helpers/site.ts";
 
@@ -44,6 +45,57 @@ describe("discovery files", () => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+
+  it("carries in agents.json the request schema of every write it lists, each one published", async () => {
+    const agents = (await (await get("/agents.json")).json()) as {
+      endpoints: { operation: string; method: string; request_schema: string | null }[];
+    };
+    const writes = agents.endpoints.filter((endpoint) => endpoint.method === "POST");
+    expect(writes.map((endpoint) => endpoint.operation)).toContain("joinAgentWaitlist");
+    for (const endpoint of agents.endpoints) {
+      const registered = OPERATIONS.find((operation) => operation.id === endpoint.operation);
+      expect(endpoint.request_schema, endpoint.operation).toBe(
+        registered?.requestSchema ? `${siteUrl()}/schemas/${registered.requestSchema}.json` : null,
+      );
+    }
+    for (const write of writes) {
+      expect(write.request_schema, write.operation).not.toBeNull();
+      const schema = await get(local(write.request_schema ?? ""));
+      expect([write.operation, schema.status, schema.headers.get("content-type")]).toEqual([
+        write.operation,
+        200,
+        "application/schema+json",
+      ]);
+    }
+  });
+
+  it("gives the docs' examples, llms-full.txt and the skills the built site URL, never another address", async () => {
+    const placeholders = (text: string) => text.match(/\{\{(SITE|DOCS)_URL\}\}/g)?.length ?? 0;
+    const escaped = (text: string) => text.match(/\\\{\{(SITE|DOCS)_URL\}\}/g)?.length ?? 0;
+    const shownOnPurpose = getContent(process.cwd()).docs.reduce((sum, doc) => sum + escaped(doc.body), 0);
+    expect(shownOnPurpose).toBeGreaterThan(0);
+    const full = await (await get("/llms-full.txt")).text();
+    const quickstart = (await (await get("/api/v1/docs/quickstart")).json()) as { body: string };
+    const skill = await (await get("/.well-known/agent-skills/run-readiness-check/SKILL.md")).text();
+    const page = await (await get("/docs/reference/errors")).text();
+    for (const [where, text] of [
+      ["llms-full.txt", full],
+      ["quickstart", quickstart.body],
+      ["skill", skill],
+      ["errors page", page],
+    ] as const) {
+      // No placeholder is left unfilled: the only ones left are those the publishing guide shows on purpose.
+      expect(placeholders(text), where).toBe(where === "llms-full.txt" ? shownOnPurpose : 0);
+      const addresses = [
+        ...text.matchAll(/export BASE=([^\s`{]+)/g),
+        ...text.matchAll(/"type": "([^"]+)\/problems\//g),
+        ...text.matchAll(/&quot;type&quot;: &quot;(.+?)\/problems\//g),
+        ...text.matchAll(/address, here `([^`]+)`/g),
+      ].map((match) => match[1]);
+      expect(addresses.length, where).toBeGreaterThan(0);
+      expect(new Set(addresses), where).toEqual(new Set([siteUrl()]));
+    }
   });
 
   it("publishes llms.txt per llmstxt.org, and every link in it resolves", async () => {

@@ -38,6 +38,17 @@ describe("serving the built site", () => {
     expect(validateAgainstPublishedSchema(schema, await response.json())).toEqual([]);
   });
 
+  it("serves scripts under the pages' CSP, so the search worker may fetch its index and compile WebAssembly", async () => {
+    const worker = await get("/pagefind/pagefind-worker.js");
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const policy = worker.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toMatch(/script-src [^;]*'wasm-unsafe-eval'/);
+    const page = await get("/docs/quickstart");
+    expect(page.headers.get("content-security-policy")).toBe(policy);
+  });
+
   it("lists doc index entries without bodies, and pages with their body and versions", async () => {
     const index = (await (await get("/api/v1/docs")).json()) as { data: Record<string, unknown>[] };
     expect(index.data.length).toBeGreaterThanOrEqual(12);
@@ -49,7 +60,7 @@ describe("serving the built site", () => {
     expect(page.body.length).toBeGreaterThan(100);
     expect(page.versions[0]?.superseded_at).toBeNull();
     const archived = page.versions[1];
-    expect(archived?.superseded_at).not.toBeNull();
+    expect(archived?.superseded_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const old = await get(new URL(archived?.url ?? "").pathname);
     expect(old.status).toBe(200);
     expect(((await old.json()) as { version: string }).version).toBe(archived?.version);
@@ -156,6 +167,22 @@ describe("serving the built site", () => {
     expect(link).toContain('rel="service-doc"');
     expect(link).toContain('</llms.txt>; rel="describedby"');
     expect(link).toContain('</index.md>; rel="alternate"; type="text/markdown"');
+  });
+
+  it("names agents.json and the agent skills index in the home page's Link header, and both answer", async () => {
+    const link = (await get("/")).headers.get("link") ?? "";
+    expect(link).toContain('</agents.json>; rel="service-meta"; type="application/json"; title="Agent entry points"');
+    expect(link).toContain(
+      '</.well-known/agent-skills/index.json>; rel="service-doc"; type="application/json"; title="Agent skills index"',
+    );
+    for (const target of ["/agents.json", "/.well-known/agent-skills/index.json"]) {
+      const response = await get(target);
+      expect([target, response.status, response.headers.get("content-type")]).toEqual([
+        target,
+        200,
+        "application/json",
+      ]);
+    }
   });
 
   it("negotiates Markdown on the docs home too", async () => {

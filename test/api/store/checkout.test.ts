@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectProblem } from "../../helpers/agents.ts";
 import { createTestApp } from "../../helpers/app.ts";
+import { captureLog } from "../../helpers/log-lines.ts";
 import { countRows, createStoreApp, type StoreTestApp } from "../../helpers/store.ts";
 
 let store: StoreTestApp;
-beforeAll(async () => (store = await createStoreApp()));
+const logged = captureLog("warn");
+beforeAll(async () => (store = await createStoreApp({ log: logged.log })));
 afterAll(() => store.close());
 
 const capabilityIds = async (app: { request: (path: string) => Promise<Response> | Response }) =>
@@ -101,6 +103,46 @@ describe("POST /api/v1/store/{id}/checkout", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     store.fake.failNext(0);
     expect(await countRows(store, "store_orders")).toBe(before);
+  });
+
+  it("answers 502 when the provider's answer does not parse, 503 when it fails, and logs each as a warning with its cause", async () => {
+    const before = await countRows(store, "store_orders");
+    logged.clear();
+    store.fake.failNext(1, "malformed");
+    const malformed = await expectProblem(
+      await store.checkout("agent-readiness-checklist"),
+      502,
+      "payment-provider-answer-invalid",
+    );
+    expect(malformed.detail).toContain("nothing was charged");
+    store.fake.failNext(1, "not-json");
+    await expectProblem(await store.checkout("agent-readiness-checklist"), 502, "payment-provider-answer-invalid");
+    store.fake.failNext(4, "error");
+    await expectProblem(await store.checkout("agent-readiness-checklist"), 503, "service-unavailable");
+    store.fake.failNext(0);
+    expect(await countRows(store, "store_orders")).toBe(before);
+
+    const warnings = logged.lines().filter((line) => line.level === "warn");
+    expect(warnings.map((line) => [line.msg, line.payment_call])).toEqual([
+      ["The payment provider's answer to create a checkout session was not understood", "create a checkout session"],
+      ["The payment provider's answer to create a checkout session could not be parsed", "create a checkout session"],
+      ["The payment provider failed to create a checkout session", "create a checkout session"],
+    ]);
+    expect(warnings[0]?.cause).toMatchObject({
+      type: "unexpected_answer",
+      issues: expect.arrayContaining(["id: Invalid input: expected string, received number"]),
+    });
+    expect(warnings[1]?.cause).toMatchObject({
+      type: "StripeAPIError",
+      message: "Invalid JSON received from the Stripe API",
+    });
+    expect(warnings[2]?.cause).toMatchObject({
+      type: "StripeAPIError",
+      status: 500,
+      message: "The fake was told to fail this call.",
+    });
+    // Neither the API key nor the client secret in the malformed answer reaches a line.
+    expect(JSON.stringify(warnings)).not.toMatch(/sk_test_store|_secret_/);
   });
 
   it("gives the same session to a retry with the same Idempotency-Key and body", async () => {

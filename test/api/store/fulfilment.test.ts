@@ -3,7 +3,15 @@ import { join } from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectProblem } from "../../helpers/agents.ts";
-import { countRows, createStoreApp, readSession, type StoreTestApp, WEBHOOK_SECRET } from "../../helpers/store.ts";
+import {
+  countRows,
+  createStoreApp,
+  downloadLinkPath,
+  entitlementOf,
+  readSession,
+  type StoreTestApp,
+  WEBHOOK_SECRET,
+} from "../../helpers/store.ts";
 
 let store: StoreTestApp;
 beforeAll(async () => (store = await createStoreApp()));
@@ -159,6 +167,28 @@ describe("the webhook's signature", () => {
     expect(await fulfilmentsOf(id)).toBe(0);
   });
 
+  it("refuses a signature dated more than 5 minutes in the future, and takes one a little ahead (clock skew)", async () => {
+    store.autoDeliver = false;
+    const id = await store.buy("agent-readiness-checklist", { email: "ahead@example.com" });
+    const signed = await store.fake.pay(id);
+    const datedAhead = (seconds: number) =>
+      Stripe.webhooks.generateTestHeaderString({
+        payload: signed.payload,
+        secret: WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000) + seconds,
+      });
+    const problem = await expectProblem(
+      await store.deliver({ ...signed, header: datedAhead(360) }),
+      400,
+      "invalid-webhook-signature",
+    );
+    expect(problem.detail).toContain("ahead");
+    expect(await countRows(store, "payment_events", "id = ?", [String(signed.event.id)])).toBe(0);
+    expect(await fulfilmentsOf(id)).toBe(0);
+    expect((await store.deliver({ ...signed, header: datedAhead(60) })).status).toBe(200);
+    expect(await fulfilmentsOf(id)).toBe(1);
+  });
+
   it("answers 503 when the provider cannot confirm the event, and records it only when redelivered", async () => {
     store.autoDeliver = false;
     const id = await store.buy("agent-readiness-checklist", { email: "outage@example.com" });
@@ -195,13 +225,7 @@ describe("refunds and disputes", () => {
     store.autoDeliver = true;
     const id = await store.buy("agent-readiness-checklist", { email: "refund@example.com" });
     await store.fake.pay(id);
-    const order = await store.t.services.database.client.queryOne({
-      sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
-      args: [id],
-    });
-    const link = store.t.services.store.downloads
-      .linkFor(String(order?.id), new Date())
-      .url.replace(store.t.config.siteUrl, "");
+    const link = downloadLinkPath(store, await entitlementOf(store, id));
     expect((await store.t.send("GET", link)).status).toBe(200);
     await store.fake.refund(id);
     const session = await readSession(store, id);

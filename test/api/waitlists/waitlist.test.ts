@@ -84,6 +84,18 @@ describe("POST /api/v1/waitlist", () => {
     expect(bad.errors).toEqual([{ pointer: "#/email", detail: "must be an e-mail address like name@example.com" }]);
   });
 
+  it("answers 422 to an address holding a control character, and lists nothing", async () => {
+    for (const email of ["ada\u0000@example.com", "ada@exam\u001b[2Jple.com", "ada\u0007@example.com"]) {
+      const problem = await expectProblem(await join(signup(email)), 422, "validation-failed");
+      expect(problem.errors).toEqual([
+        { pointer: "#/email", detail: "must be an e-mail address like name@example.com" },
+      ]);
+    }
+    const rows = await exportSignups(t.services.database.client);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
+    expect(rows.filter((row) => /[\u0000-\u001f\u007f-\u009f]/.test(row.email))).toEqual([]);
+  });
+
   it("keeps one row per person however the address is written", async () => {
     await join(signup("Grace@Example.COM"));
     await join(signup("  grace@example.com"));

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import Stripe from "stripe";
 import { FakeError, FakeStripeState, type Json } from "./fake-state.ts";
 import { list, metadataOf, parseFormBody, text } from "./form-body.ts";
-import { hostedPage } from "./hosted-page.ts";
+import { hostedPage, receiptPage } from "./hosted-page.ts";
 
 export interface SignedEvent {
   event: Json;
@@ -20,11 +20,15 @@ export interface FakeStripeOptions {
   host?: string;
 }
 
+const FAILURE_MODES = ["error", "hang", "malformed", "not-json"] as const;
+type FailureMode = (typeof FAILURE_MODES)[number];
+
 /**
  * A small stateful stand-in for the provider endpoints the service calls, on loopback, driven by
  * the real `stripe` SDK: form-encoded bodies with bracket keys, `Idempotency-Key` honoured (same
  * key and body replay the first answer; another body is a 400 `idempotency_error`), and failures
- * on demand (the next N calls answer 500, or never answer).
+ * on demand (the next N calls answer 500, never answer, or answer 200 with something that is not the object
+ * asked for, or not JSON at all).
  */
 export class FakeStripe {
   readonly state = new FakeStripeState(() => this.url);
@@ -32,7 +36,7 @@ export class FakeStripe {
   readonly calls: string[] = [];
   #server = createServer((req, res) => void this.#handle(req, res));
   #idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
-  #failures: { count: number; mode: "error" | "hang"; path?: string } = { count: 0, mode: "error" };
+  #failures: { count: number; mode: FailureMode; path?: string } = { count: 0, mode: "error" };
   #hanging = new Set<ServerResponse>();
   #deliveries: Promise<unknown>[] = [];
   url = "";
@@ -56,8 +60,12 @@ export class FakeStripe {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
-  /** The next `count` API calls (to `path` only, when given) fail: `error` answers 500, `hang` never answers. */
-  failNext(count: number, mode: "error" | "hang" = "error", path?: string): void {
+  /**
+   * The next `count` API calls (to `path` only, when given) fail: `error` answers 500, `hang` never
+   * answers, `malformed` answers 200 with JSON that is not the object asked for, `not-json` answers
+   * 200 with an HTML page (as a proxy in the way might).
+   */
+  failNext(count: number, mode: FailureMode = "error", path?: string): void {
     this.#failures = { count, mode, ...(path ? { path } : {}) };
   }
 
@@ -108,6 +116,8 @@ export class FakeStripe {
     try {
       if (url.pathname.startsWith("/v1/")) return this.#api(req, res, url, body);
       if (url.pathname.startsWith("/pay/")) return await this.#hosted(req, res, url, body);
+      if (url.pathname.startsWith("/receipts/"))
+        return sendHtml(res, 200, receiptPage(this.state.chargeJson(decodeURIComponent(url.pathname.slice(10)))));
       if (url.pathname.startsWith("/_test/")) return await this.#control(res, url);
       send(res, 404, {
         error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method} ${url.pathname})` },
@@ -128,11 +138,13 @@ export class FakeStripe {
     this.calls.push(`${req.method} ${url.pathname}`);
     if (this.#failures.count > 0 && (this.#failures.path === undefined || this.#failures.path === url.pathname)) {
       this.#failures.count--;
-      if (this.#failures.mode === "hang") {
-        this.#hanging.add(res);
-        return;
-      }
-      send(res, 500, { error: { type: "api_error", message: "The fake was told to fail this call." } });
+      const { mode } = this.#failures;
+      if (mode === "hang") this.#hanging.add(res);
+      else if (mode === "malformed")
+        send(res, 200, { id: 42, object: "surprise", client_secret: "pi_42_secret_leak", amount: "lots" });
+      else if (mode === "not-json")
+        res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Gateway says hello</body></html>");
+      else send(res, 500, { error: { type: "api_error", message: "The fake was told to fail this call." } });
       return;
     }
     if (!/^Bearer sk_(test|live)_\S+$/.test(req.headers.authorization ?? ""))
@@ -172,7 +184,10 @@ export class FakeStripe {
     if (method === "POST" && path === "/v1/payment_intents")
       return { status: 200, json: this.state.createIntent(params) };
     const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
-    if (method === "GET" && intent?.[1]) return { status: 200, json: this.state.intentJson(intent[1]) };
+    if (method === "GET" && intent?.[1])
+      return { status: 200, json: this.state.intentJson(intent[1], expand.includes("latest_charge")) };
+    const charge = /^\/v1\/charges\/([^/]+)$/.exec(path);
+    if (method === "GET" && charge?.[1]) return { status: 200, json: this.state.chargeJson(charge[1]) };
     if (method === "POST" && path === "/v1/refunds") {
       const refund = this.state.refund({
         payment_intent: text(params.payment_intent),
@@ -211,10 +226,8 @@ export class FakeStripe {
       "payment_intents/succeed": () => this.succeedIntent(id),
     };
     if (url.pathname === "/_test/fail-next") {
-      this.failNext(
-        Number(url.searchParams.get("count") ?? "1"),
-        url.searchParams.get("mode") === "hang" ? "hang" : "error",
-      );
+      const mode = FAILURE_MODES.find((candidate) => candidate === url.searchParams.get("mode")) ?? "error";
+      this.failNext(Number(url.searchParams.get("count") ?? "1"), mode);
       return send(res, 200, { ok: true });
     }
     const control = controls[`${kind}/${action}`];

@@ -149,17 +149,26 @@ export class FakeStripeState {
     return { ...intent };
   }
 
-  intentJson(id: string): Json {
+  /** `expand[]=latest_charge` replaces the charge id with the charge, as the real API does. */
+  intentJson(id: string, expandLatestCharge = false): Json {
     const intent = this.intents.get(id);
     if (!intent)
       throw new FakeError(404, "invalid_request_error", `No such payment_intent: '${id}'`, "resource_missing");
-    return { ...intent };
+    const charge = expandLatestCharge ? this.charges.get(String(intent.latest_charge)) : undefined;
+    return { ...intent, ...(charge ? { latest_charge: { ...charge } } : {}) };
+  }
+
+  chargeJson(id: string): Json {
+    const charge = this.charges.get(id);
+    if (!charge) throw new FakeError(404, "invalid_request_error", `No such charge: '${id}'`, "resource_missing");
+    return { ...charge };
   }
 
   /** Marks a payment intent succeeded with a charge; returns the charge. */
   #succeed(intent: Json): Json {
+    const id = fakeId("ch_");
     const charge: Json = {
-      id: fakeId("ch_"),
+      id,
       object: "charge",
       amount: intent.amount,
       amount_refunded: 0,
@@ -168,9 +177,11 @@ export class FakeStripeState {
       paid: true,
       status: "succeeded",
       payment_intent: intent.id,
+      // Stripe hosts a receipt page for every successful charge (https://docs.stripe.com/api/charges/object#charge_object-receipt_url).
+      receipt_url: `${this.baseUrl()}/receipts/${id}`,
       metadata: {},
     };
-    this.charges.set(String(charge.id), charge);
+    this.charges.set(id, charge);
     Object.assign(intent, { status: "succeeded", latest_charge: charge.id });
     return charge;
   }

@@ -68,4 +68,29 @@ describe("the fake provider, through the real SDK", () => {
     expect(signed.event.type).toBe("payment_intent.succeeded");
     expect((await stripe.paymentIntents.retrieve(intent.id)).status).toBe("succeeded");
   });
+
+  it("answers a call with JSON that is not the object asked for, or with no JSON at all, when told to", async () => {
+    fake.failNext(1, "malformed");
+    expect(await stripe.checkout.sessions.retrieve("cs_test_any")).toMatchObject({ id: 42, object: "surprise" });
+    fake.failNext(1, "not-json");
+    await expect(stripe.checkout.sessions.retrieve("cs_test_any")).rejects.toThrow(
+      "Invalid JSON received from the Stripe API",
+    );
+    await expect(stripe.checkout.sessions.retrieve("cs_test_nope")).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("gives a paid checkout's charge a receipt page, reached by expanding the payment's latest charge", async () => {
+    const created = await stripe.checkout.sessions.create(params(700));
+    await fake.pay(created.id, { email: "r@example.com" });
+    const intentId = (await stripe.checkout.sessions.retrieve(created.id)).payment_intent;
+    expect(typeof intentId).toBe("string");
+    const intent = await stripe.paymentIntents.retrieve(String(intentId), { expand: ["latest_charge"] });
+    const charge = intent.latest_charge;
+    if (typeof charge !== "object" || charge === null) throw new Error("latest_charge was not expanded");
+    expect(charge.receipt_url).toMatch(new RegExp(`^${fake.url}/receipts/ch_`));
+    expect((await stripe.charges.retrieve(charge.id)).receipt_url).toBe(charge.receipt_url);
+    const receipt = await fetch(charge.receipt_url ?? "");
+    expect(receipt.status).toBe(200);
+    expect(await receipt.text()).toContain("7.00 EUR");
+  });
 });

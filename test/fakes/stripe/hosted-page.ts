@@ -34,3 +34,15 @@ ${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Cancel an
 </main>
 </body></html>`;
 }
+
+/** The receipt page a charge's `receipt_url` opens. */
+export function receiptPage(charge: Json): string {
+  const amount = `${(Number(charge.amount) / 100).toFixed(2)} ${String(charge.currency).toUpperCase()}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Receipt · Fake Stripe</title></head>
+<body><main>
+<h1>Receipt</h1>
+<p>Amount paid: <strong id="amount">${escapeHtml(amount)}</strong></p>
+<p>Charge <code>${escapeHtml(charge.id)}</code>${charge.refunded === true ? " (refunded)" : ""}</p>
+</main></body></html>`;
+}

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { type CheckerSettings, effectivePort, isAllowListed } from "../settings.ts";
+import { canonicalIpv6, type EmbeddedIpv4, ipv4Embedding } from "./embedded-ipv4.ts";
 
 export type TargetRefusalReason = "malformed" | "scheme" | "userinfo" | "port" | "non-public-address" | "unresolvable";
 
@@ -32,7 +33,7 @@ export const systemLookup: HostLookup = async (hostname) => {
 };
 
 // ipaddr.js names every special-purpose block (IANA registries); anything but "unicast" is off limits (OWASP SSRF
-// cheat sheet, case 2).
+// cheat sheet, case 2). IPv6 forms that carry an IPv4 address are judged by the address they carry (embedded-ipv4.ts).
 const RANGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   unspecified: "an unspecified address",
   broadcast: "a broadcast address",
@@ -43,24 +44,48 @@ const RANGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   private: "a private address (RFC 1918)",
   reserved: "a reserved address",
   uniqueLocal: "a unique local address (RFC 4193)",
-  "6to4": "a 6to4 address that can embed a private IPv4 address",
-  teredo: "a Teredo tunnel address",
-  rfc6145: "an IPv4-translated address",
-  rfc6052: "an IPv4-embedded address",
 };
+
+const describeRange = (range: string): string => RANGE_DESCRIPTIONS[range] ?? `a non-public address (${range})`;
 
 /** Why an address is not a public unicast address, or null when it is. */
 export function describeNonPublicAddress(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, "");
   if (!ipaddr.isValid(bare)) return `${address} is not an IP address`;
-  const parsed = ipaddr.process(bare);
+  const original = ipaddr.parse(isIP(bare) === 6 ? canonicalIpv6(bare) : bare);
+  if (original.kind() === "ipv6") {
+    const embedded = describeEmbeddedIpv4(original as ipaddr.IPv6);
+    if (embedded !== undefined) return embedded;
+  }
+  const parsed = ipaddr.process(original.toString());
   const range = parsed.range();
   if (range === "unicast") return null;
-  const description = RANGE_DESCRIPTIONS[range] ?? `a non-public address (${range})`;
+  const description = describeRange(range);
   const canonical = parsed.toString();
-  return ipaddr.parse(bare).kind() !== parsed.kind()
+  return original.kind() !== parsed.kind()
     ? `${bare} is an IPv4-mapped form of ${canonical}, ${description}`
     : `${canonical} is ${description}`;
+}
+
+/**
+ * An IPv6 form that carries an IPv4 address is refused when the address it carries is not public,
+ * naming that address. With a public one inside, only NAT64 is let through: an IPv6-only network's
+ * DNS64 answers with such addresses for every IPv4-only site. The deprecated and tunnelling forms
+ * are not checked at all. `undefined` when the address carries no IPv4 address.
+ */
+function describeEmbeddedIpv4(address: ipaddr.IPv6): string | null | undefined {
+  const embedding = ipv4Embedding(address);
+  if (embedding === null) return undefined;
+  const shown = address.toString();
+  if (embedding.kind === "never-public") return `${shown} is ${embedding.why}`;
+  const article = (form: string) => (/^[aeiou]/i.test(form) ? "an" : "a");
+  for (const { form, ipv4 } of embedding.embedded) {
+    const range = ipv4.range();
+    if (range !== "unicast") return `${shown} is ${article(form)} ${form} form of ${ipv4}, ${describeRange(range)}`;
+  }
+  const [{ form, ipv4 }] = embedding.embedded as [EmbeddedIpv4, ...EmbeddedIpv4[]];
+  if (form === "NAT64") return null;
+  return `${shown} is ${article(form)} ${form} address (a way to reach ${ipv4}): only native IPv4 and IPv6 addresses are checked`;
 }
 
 /**

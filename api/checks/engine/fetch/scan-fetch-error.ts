@@ -1,4 +1,5 @@
 import type { TargetRefusalReason } from "./address-guard.ts";
+import { describeNetworkFailure, describeTlsFailure } from "./connection-failure.ts";
 
 /**
  * Why a request of a scan did not produce a response at all. Some kinds are the site's doing (it hung, reset the
@@ -79,10 +80,11 @@ export function toScanFetchError(error: unknown, url: string): ScanFetchError {
   if (cause instanceof ScanFetchError) return cause;
   const code = cause instanceof Error && "code" in cause ? String(cause.code) : "";
   const message = cause instanceof Error ? cause.message : String(cause);
-  if (TLS_ERROR_CODES.has(code)) return new ScanFetchError("tls", `TLS failed for ${url}: ${message} (${code})`, url);
+  if (TLS_ERROR_CODES.has(code))
+    return new ScanFetchError("tls", describeTlsFailure(code, url) ?? `TLS failed for ${url} (${code})`, url);
   if (code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
     return new ScanFetchError("timeout", `${url} timed out (${code})`, url);
   }
   const detail = code === "" ? message : `${code}: ${message}`;
-  return new ScanFetchError("network", `could not fetch ${url}: ${detail}`, url);
+  return new ScanFetchError("network", describeNetworkFailure(code, url) ?? `could not fetch ${url}: ${detail}`, url);
 }

@@ -27,16 +27,17 @@ function failAll(error: Error): void {
   worker = null;
 }
 
-/** The process's one validation thread, started on first use and left to die with the process. */
+/** The process's one validation thread, started on first use and left to die with the process when idle. */
 function validationThread(): Worker {
   if (worker !== null) return worker;
   // Plain JavaScript needs no loader: no `--import tsx` (whose compiler service would keep the process alive).
   const started = new Worker(new URL("./validator-worker.mjs", import.meta.url), { execArgv: [] });
-  started.unref();
   started.on("message", (raw: unknown) => {
     const reply = ReplySchema.parse(raw);
     const waiter = pending.get(reply.id);
     pending.delete(reply.id);
+    // Idle, the thread must not keep the process alive (the CLI would never exit); busy, it must (a reply is awaited).
+    if (pending.size === 0) started.unref();
     if (waiter === undefined) return;
     if ("failure" in reply) waiter.reject(new Error(`the OpenAPI validator failed: ${reply.failure}`));
     else waiter.resolve({ valid: reply.valid, errors: reply.errors });
@@ -52,6 +53,8 @@ export function validateOpenApiSchema(spec: Record<string, unknown>): Promise<Sc
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    validationThread().postMessage({ id, spec });
+    const thread = validationThread();
+    thread.ref();
+    thread.postMessage({ id, spec });
   });
 }

@@ -19,11 +19,11 @@ export function parseAttributes(source: string): Attributes {
 }
 
 /** Opening tags; quoted values may hold `>` but never `<`, so a broken tag ends at the next `<`. */
-function tagPattern(name: string): RegExp {
+export function tagPattern(name: string): RegExp {
   return new RegExp(`<${name}\\b((?:[^<>"']|"[^"<]*"|'[^'<]*')*)>`, "gi");
 }
 
-function tags(html: string, name: string): Attributes[] {
+export function tags(html: string, name: string): Attributes[] {
   return Array.from(withoutComments(html).matchAll(tagPattern(name)), (match) => parseAttributes(match[1] ?? ""));
 }
 
@@ -42,12 +42,12 @@ function removeSpans(text: string, open: string, close: string): string {
   }
 }
 
-function withoutComments(html: string): string {
+export function withoutComments(html: string): string {
   return removeSpans(html, "<!--", "-->");
 }
 
 /** Removes the named elements with their content (`<script>…</script>`), in one forward pass. */
-function withoutElements(html: string, names: readonly string[]): string {
+export function withoutElements(html: string, names: readonly string[]): string {
   const lower = html.toLowerCase();
   const opening = new RegExp(`<(${names.join("|")})\\b`, "gi");
   let result = "";

@@ -31,7 +31,7 @@ async function errorProbes(context: CheckContext): Promise<Array<{ label: string
 
 export const problemDetails = defineCheck({
   id: "api.problem-json",
-  fetches: "`404`, `405` and `400` probes on the API base",
+  requests: "`404`, `405` and `400` probes on the API base",
   passes: "`application/problem+json`, matching `status`, a `title`",
   title: "API errors are RFC 9457 problem details",
   category: "api-hygiene",
@@ -87,7 +87,7 @@ const RATE_LIMIT_HEADERS = ["ratelimit", "ratelimit-policy", "x-ratelimit-limit"
 
 export const rateLimitHeaders = defineCheck({
   id: "api.ratelimit",
-  fetches: "headers on normal responses (we never provoke a `429`)",
+  requests: "headers on normal responses (we never provoke a `429`)",
   passes: "`RateLimit` and `RateLimit-Policy`, or `X-RateLimit-*`",
   title: "Rate limits are announced in headers",
   category: "api-hygiene",
@@ -138,7 +138,7 @@ const ONE_YEAR_MS = 366 * 86_400_000;
 
 export const securityTxt = defineCheck({
   id: "security.txt",
-  fetches: "`/.well-known/security.txt`",
+  requests: "`/.well-known/security.txt`",
   passes: "RFC 9116: `Contact`, one future `Expires` within a year, matching `Canonical`",
   title: "security.txt tells people how to report vulnerabilities",
   category: "api-hygiene",

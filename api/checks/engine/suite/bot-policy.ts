@@ -22,7 +22,7 @@ function allowedCount(robots: Robots, agents: readonly string[], path: string): 
 
 export const aiBotPolicy = defineCheck({
   id: "policy.ai-bots",
-  fetches: "`robots.txt` groups",
+  requests: "`robots.txt` groups",
   passes:
     "a policy for training crawlers, search crawlers, user-triggered fetchers and agents; fails only on contradictions, such as disallowing `/llms.txt` or `/.well-known/` while advertising agent surfaces",
   title: "robots.txt states an AI bot policy without contradictions",
@@ -77,7 +77,7 @@ const SIGNAL_KEYS = new Set(["search", "ai-input", "ai-train"]);
 
 export const contentSignals = defineCheck({
   id: "policy.content-signals",
-  fetches: "`robots.txt`",
+  requests: "`robots.txt`",
   passes: "a `Content-Signal` line setting `search`, `ai-input` and `ai-train`; some of them is `warn`",
   title: "robots.txt declares Content Signals",
   category: "bot-policy",
@@ -122,7 +122,7 @@ function okpThumbprint(x: string): string {
 
 export const webBotAuth = defineCheck({
   id: "policy.webbotauth",
-  fetches: "`/.well-known/http-message-signatures-directory`",
+  requests: "`/.well-known/http-message-signatures-directory`",
   passes: "if present: a valid Ed25519 key directory, not expired",
   title: "Web Bot Auth key directory (if the site runs an agent)",
   category: "bot-policy",

@@ -34,7 +34,7 @@ async function oauthRequiredBy(context: CheckContext): Promise<string | null> {
 
 export const protectedResource = defineCheck({
   id: "oauth.prm",
-  fetches: "`/.well-known/oauth-protected-resource`",
+  requests: "`/.well-known/oauth-protected-resource`",
   passes: "`resource` and `authorization_servers`; `401`s carry `resource_metadata`",
   title: "OAuth protected-resource metadata (RFC 9728), when auth is used",
   category: "capabilities",
@@ -72,7 +72,7 @@ export const protectedResource = defineCheck({
 
 export const authorizationServer = defineCheck({
   id: "oauth.as",
-  fetches: "`/.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`",
+  requests: "`/.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`",
   passes: "issuer equals the origin; `https` endpoints; `S256` PKCE",
   title: "OAuth authorization-server metadata (RFC 8414), when auth is used",
   category: "capabilities",

@@ -43,7 +43,7 @@ async function judgeDelivery(context: CheckContext, card: LoadedMcpCard, verdict
 
 export const mcpCard = defineCheck({
   id: "mcp.card",
-  fetches:
+  requests:
     "MCP and AI catalog entries, `<endpoint>/server-card`, `/.well-known/mcp/server-card.json`, `/.well-known/mcp.json`",
   passes:
     "a v1 or v2 server card with an `https` remote and CORS (MUSTs); `Cache-Control`, `ETag` with `304`, copies that agree and the current shape (SHOULDs); every location is probed even when one fails",
@@ -120,7 +120,7 @@ function runtimeMatchesCard(card: unknown, runtime: { name: string; version: str
 
 export const mcpLive = defineCheck({
   id: "mcp.live",
-  fetches: "`initialize`, `notifications/initialized` and `tools/list` on the card's remote",
+  requests: "`initialize`, `notifications/initialized` and `tools/list` on the card's remote",
   passes:
     "a Streamable HTTP answer whose server name and version match the card, and tools with descriptions and input schemas; `401` with `resource_metadata` when auth is required",
   title: "The MCP endpoint answers initialize and tools/list like its card says",
@@ -162,7 +162,7 @@ function secretMembers(value: unknown, path = ""): string[] {
 
 export const a2aCard = defineCheck({
   id: "a2a.card",
-  fetches: "`/.well-known/agent-card.json`, then `agent.json`",
+  requests: "`/.well-known/agent-card.json`, then `agent.json`",
   passes: "the fields its version requires, `https` interfaces, no secrets; a v0.x card is `warn` (outdated)",
   title: "The A2A agent card (if published) is valid",
   category: "capabilities",

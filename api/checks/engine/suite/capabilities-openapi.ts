@@ -14,7 +14,7 @@ const OAS_FORMAT = "OpenAPI 3.1 §4.3";
 
 export const openApiFound = defineCheck({
   id: "openapi.found",
-  fetches: "`Link` header, API catalog, `llms.txt`, common paths",
+  requests: "`Link` header, API catalog, `llms.txt`, common paths",
   passes:
     "an OpenAPI document is reachable; one that is advertised but does not parse is still found (and fails `openapi.valid`), never reported as missing",
   title: "An OpenAPI 3.x description is discoverable",
@@ -46,7 +46,7 @@ export const openApiFound = defineCheck({
 
 export const openApiValid = defineCheck({
   id: "openapi.valid",
-  fetches: "the OpenAPI document",
+  requests: "the OpenAPI document",
   passes:
     "it validates against the official schema of its version, each defect listed (a path without `/`, a response without a description, an unknown type); unique operation ids, declared security schemes, no broken `$ref` (MUSTs); operation ids, summaries, `servers` and error responses are noted",
   title: "The OpenAPI description validates and is complete enough for agents",
@@ -78,7 +78,7 @@ export const openApiValid = defineCheck({
 
 export const agentsJson = defineCheck({
   id: "agents-json",
-  fetches: "`/.well-known/agents.json`, `/agents.json`",
+  requests: "`/.well-known/agents.json`, `/agents.json`",
   passes: "the format is detected and valid",
   title: "agents.json (if published) is valid and points at real operations",
   category: "capabilities",

@@ -66,7 +66,7 @@ function fetchSkill(context: CheckContext, url: string): Promise<ScanResponse> {
 
 export const skillsIndex = defineCheck({
   id: "skills.index",
-  fetches: "`/.well-known/agent-skills/index.json` and the legacy path",
+  requests: "`/.well-known/agent-skills/index.json` and the legacy path",
   passes: "a valid 0.2.0 index whose listed skills answer; the legacy path or schema is `warn` (outdated, not missing)",
   title: "An agent-skills index lists valid, reachable skills",
   category: "capabilities",
@@ -104,7 +104,7 @@ function slugOf(url: string): string | null {
 
 export const skillsDigests = defineCheck({
   id: "skills.digests",
-  fetches: "each `SKILL.md` the index lists (up to 5)",
+  requests: "each `SKILL.md` the index lists (up to 5)",
   passes:
     "the SHA-256 of the served bytes equals the index `digest`; the frontmatter `name` equals the index name and the directory",
   title: "Skill digests match the served bytes, and names agree",

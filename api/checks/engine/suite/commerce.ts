@@ -15,7 +15,7 @@ function pricingLooksMachineReadable(value: unknown): boolean {
 
 export const machineReadablePricing = defineCheck({
   id: "commerce.pricing",
-  fetches: "JSON-LD on `/`, `/pricing.json`",
+  requests: "JSON-LD on `/`, `/pricing.json`",
   passes: "prices an agent can read: schema.org offers or a pricing document with amounts and currencies",
   title: "Prices are machine-readable",
   category: "commerce",
@@ -44,7 +44,7 @@ export const machineReadablePricing = defineCheck({
 
 export const commerceProtocols = defineCheck({
   id: "commerce.protocols",
-  fetches: "`/.well-known/ucp`, `/.well-known/acp.json`, `x-payment-info` in the OpenAPI document",
+  requests: "`/.well-known/ucp`, `/.well-known/acp.json`, `x-payment-info` in the OpenAPI document",
   passes: "if present: each manifest parses; reports UCP, ACP and MPP",
   title: "Agent commerce protocols (x402, ACP, UCP, MPP) in use",
   category: "commerce",

@@ -9,7 +9,7 @@ const APP_SHELL =
 
 export const serverRendered = defineCheck({
   id: "page.ssr",
-  fetches: "raw HTML of `/`",
+  requests: "raw HTML of `/`",
   passes: "the main content is present without JavaScript",
   title: "The homepage's content is in the HTML, without JavaScript",
   category: "content",
@@ -36,7 +36,7 @@ export const serverRendered = defineCheck({
 
 export const pageMeta = defineCheck({
   id: "page.meta",
-  fetches: "the homepage `<head>`",
+  requests: "the homepage `<head>`",
   passes: "title, meta description, canonical link, `lang`",
   title: "Title, description, canonical URL and language are declared",
   category: "content",
@@ -64,7 +64,7 @@ export const pageMeta = defineCheck({
 
 export const structuredData = defineCheck({
   id: "page.jsonld",
-  fetches: "JSON-LD in the homepage",
+  requests: "JSON-LD in the homepage",
   passes: "parses; schema.org context; Organization or WebSite",
   title: "JSON-LD describes the site (schema.org)",
   category: "content",
@@ -120,7 +120,7 @@ async function freshnessSignals(
 
 export const freshness = defineCheck({
   id: "freshness",
-  fetches: "sitemap `lastmod`, `Last-Modified`, JSON-LD dates",
+  requests: "sitemap `lastmod`, `Last-Modified`, JSON-LD dates",
   passes: 'signals exist, are plausible, and are not all "now"',
   title: "Content carries plausible modification dates",
   category: "content",

@@ -49,7 +49,7 @@ async function negotiated(
 
 export const markdownNegotiation = defineCheck({
   id: "md.negotiate",
-  fetches: "`/` and a sampled page with `Accept: text/markdown`",
+  requests: "`/` and a sampled page with `Accept: text/markdown`",
   passes:
     '`200`, `Content-Type: text/markdown`, no HTML in the body ("the body is HTML" otherwise); missing `Vary: Accept` is `warn`',
   title: "Pages answer Accept: text/markdown with Markdown",
@@ -81,7 +81,7 @@ export const markdownNegotiation = defineCheck({
 
 export const markdownTwins = defineCheck({
   id: "md.twin",
-  fetches: "`HEAD <page>.md` for sampled pages, and one bogus `.md`",
+  requests: "`HEAD <page>.md` for sampled pages, and one bogus `.md`",
   passes: "`2xx text/markdown` for real pages, `404` for the bogus one",
   title: "Pages have .md twins, and a bogus .md is a 404",
   category: "content",
@@ -143,7 +143,7 @@ const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]
 
 export const markdownQuality = defineCheck({
   id: "md.quality",
-  fetches: "Markdown against HTML",
+  requests: "Markdown against HTML",
   passes: "navigation stripped, clearly smaller, same main content, fenced code has a language",
   title: "The Markdown is clean and matches the page",
   category: "content",

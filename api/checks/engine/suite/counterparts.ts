@@ -1,20 +1,67 @@
 /**
- * Where each check of this suite stands against the two scanners people compare us with: Cloudflare's isitagentready
- * (its check ids, as its API's `enabledChecks` names them) and Lighthouse's Agentic Browsing category (its audit ids).
- * The catalogue page renders both tables, so a reader can line our report up with theirs. Sources: the readiness
- * landscape (§1.1, §1.2), github.com/safa0/isitagentready (56703d5), GoogleChrome/lighthouse (f8eac39).
+ * How the suite lines up with the two scanners people compare it with (landscape §1.1, §1.2): Cloudflare's
+ * isitagentready rubric and Lighthouse's Agentic Browsing audits. Every external id is either the counterpart of one
+ * of our checks or listed below with the reason it has none, so the catalogue can say where each verdict comes from.
  */
+
+/** One of our checks and the external ids it answers to; a few of our checks cover several of theirs. */
 export interface Counterpart {
-  /** The Cloudflare isitagentready check id this check answers the same question as. */
-  cloudflare?: string;
-  /** The Lighthouse Agentic Browsing audit id this check answers the same question as. */
-  lighthouse?: string;
+  cloudflare?: string | readonly string[];
+  lighthouse?: string | readonly string[];
 }
+
+export type ExternalScanner = "cloudflare" | "lighthouse";
+
+export interface MissingCounterpart {
+  scanner: ExternalScanner;
+  id: string;
+  reason: string;
+  /** It needs a page rendered in a browser (layout, a live accessibility tree): planned, not faked statically. */
+  needsRenderedPage: boolean;
+}
+
+/** Cloudflare's check ids as of Oct 2026 (isitagentready `enabledChecks`, plus `ap2`). */
+export const CLOUDFLARE_CHECK_IDS: readonly string[] = [
+  "robotsTxt",
+  "sitemap",
+  "linkHeaders",
+  "dnsAid",
+  "markdownNegotiation",
+  "robotsTxtAiRules",
+  "contentSignals",
+  "webBotAuth",
+  "apiCatalog",
+  "oauthDiscovery",
+  "oauthProtectedResource",
+  "authMd",
+  "mcpServerCard",
+  "a2aAgentCard",
+  "agentSkills",
+  "webMcp",
+  "ard",
+  "x402",
+  "mpp",
+  "ucp",
+  "acp",
+  "ap2",
+];
+
+/** Lighthouse's Agentic Browsing category (core/config/agentic-browsing-config.js, plus ard-schema). */
+export const LIGHTHOUSE_AGENTIC_AUDITS: readonly string[] = [
+  "agent-accessibility-tree",
+  "webmcp-registered-tools",
+  "webmcp-form-coverage",
+  "webmcp-schema-validity",
+  "cumulative-layout-shift",
+  "llms-txt",
+  "ard-schema",
+];
 
 export const COUNTERPARTS: Readonly<Record<string, Counterpart>> = {
   "robots.exists": { cloudflare: "robotsTxt" },
   "robots.sitemap": { cloudflare: "sitemap" },
   "link.headers": { cloudflare: "linkHeaders" },
+  "dns.aid": { cloudflare: "dnsAid" },
   "md.negotiate": { cloudflare: "markdownNegotiation" },
   "policy.ai-bots": { cloudflare: "robotsTxtAiRules" },
   "policy.content-signals": { cloudflare: "contentSignals" },
@@ -23,44 +70,53 @@ export const COUNTERPARTS: Readonly<Record<string, Counterpart>> = {
   "catalog.ai": { cloudflare: "ard", lighthouse: "ard-schema" },
   "oauth.as": { cloudflare: "oauthDiscovery" },
   "oauth.prm": { cloudflare: "oauthProtectedResource" },
+  "auth-md": { cloudflare: "authMd" },
   "mcp.card": { cloudflare: "mcpServerCard" },
   "a2a.card": { cloudflare: "a2aAgentCard" },
   "skills.index": { cloudflare: "agentSkills" },
+  "webmcp.tools": { cloudflare: "webMcp", lighthouse: ["webmcp-registered-tools", "webmcp-form-coverage"] },
+  "webmcp.valid": { lighthouse: "webmcp-schema-validity" },
   "llms.exists": { lighthouse: "llms-txt" },
   "llms.structure": { lighthouse: "llms-txt" },
-  "commerce.protocols": { cloudflare: "ucp" },
+  "commerce.protocols": { cloudflare: ["mpp", "ucp", "acp"] },
+  "commerce.ap2": { cloudflare: "ap2" },
 };
 
-/** An id of another scanner that no check of this suite answers, and why. */
-export interface Unmatched {
-  scanner: "cloudflare" | "lighthouse";
-  id: string;
-  reason: string;
-}
-
-export const UNMATCHED: readonly Unmatched[] = [
-  { scanner: "cloudflare", id: "acp", reason: "reported by commerce.protocols, with UCP and MPP" },
-  { scanner: "cloudflare", id: "mpp", reason: "reported by commerce.protocols (x-payment-info in the OpenAPI document)" },
+export const WITHOUT_COUNTERPART: readonly MissingCounterpart[] = [
   {
     scanner: "cloudflare",
     id: "x402",
-    reason: "not yet checked: a 402 probe would have to guess a paid path, which the scan does not do",
+    reason:
+      "x402 is found by provoking an HTTP 402 from a paid endpoint; Cloudflare guesses /api and /api/v1, which costs requests on every site and proves nothing when they 404. We will judge x402 once an API description or catalog names a paid operation.",
+    needsRenderedPage: false,
   },
-  { scanner: "cloudflare", id: "dnsAid", reason: "not yet checked (DNS-based agent discovery)" },
-  { scanner: "cloudflare", id: "authMd", reason: "not yet checked (auth.md)" },
-  { scanner: "cloudflare", id: "webMcp", reason: "not yet checked (WebMCP tools in the served page)" },
-  { scanner: "cloudflare", id: "ap2", reason: "not yet checked (AP2 in the A2A card)" },
   {
     scanner: "lighthouse",
     id: "agent-accessibility-tree",
-    reason: "future work: it runs axe on a rendered page, and the scan does not render pages",
+    reason:
+      "Its axe rules run on the browser's accessibility tree: names computed from rendered content, focusability, ARIA validity. page.img-alt covers its svg-img-alt and input-image-alt rules from the markup; the rest wait for a rendered page.",
+    needsRenderedPage: true,
   },
   {
     scanner: "lighthouse",
     id: "cumulative-layout-shift",
-    reason: "future work: layout shift is measured in a rendered page, and the scan does not render pages",
+    reason: "Layout shift only exists while a browser lays the page out and loads it; static markup cannot show it.",
+    needsRenderedPage: true,
   },
-  { scanner: "lighthouse", id: "webmcp-registered-tools", reason: "not yet checked (WebMCP)" },
-  { scanner: "lighthouse", id: "webmcp-form-coverage", reason: "not yet checked (WebMCP)" },
-  { scanner: "lighthouse", id: "webmcp-schema-validity", reason: "not yet checked (WebMCP)" },
 ];
+
+function asList(ids: string | readonly string[] | undefined): readonly string[] {
+  return ids === undefined ? [] : typeof ids === "string" ? [ids] : ids;
+}
+
+/** The external ids of one scanner that some check of ours answers to. */
+export function coveredIds(scanner: ExternalScanner): string[] {
+  return Object.values(COUNTERPARTS).flatMap((row) => asList(row[scanner]));
+}
+
+/** Our checks that answer to one external id (empty when it has none). */
+export function checksFor(scanner: ExternalScanner, id: string): string[] {
+  return Object.entries(COUNTERPARTS)
+    .filter(([, row]) => asList(row[scanner]).includes(id))
+    .map(([check]) => check);
+}

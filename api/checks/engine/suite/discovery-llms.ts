@@ -8,7 +8,7 @@ const LLMS_SPEC = "https://llmstxt.org";
 
 export const llmsExists = defineCheck({
   id: "llms.exists",
-  fetches: "`GET /llms.txt`, then `/docs/llms.txt`",
+  requests: "`GET /llms.txt`, then `/docs/llms.txt`",
   passes: "`2xx`, `text/plain` or `text/markdown`, UTF-8, within the size cap, not HTML",
   title: "llms.txt is served as text",
   category: "discovery",
@@ -30,7 +30,7 @@ export const llmsExists = defineCheck({
 
 export const llmsStructure = defineCheck({
   id: "llms.structure",
-  fetches: "the `llms.txt` body",
+  requests: "the `llms.txt` body",
   passes:
     "one H1 first, a blockquote summary (`warn` if missing), H2 sections of `- [title](url)` links, 50 characters to 50,000",
   title: "llms.txt follows the llmstxt.org structure",
@@ -67,7 +67,7 @@ const TEXT_PATH = /\.(md|mdx|txt|json|ya?ml)$/i;
 
 export const llmsLinksResolve = defineCheck({
   id: "llms.links-resolve",
-  fetches: "up to 10 of its links, same-site first",
+  requests: "up to 10 of its links, same-site first",
   passes:
     "at least 95 % answer `2xx` (a host that does not resolve or a private address counts as dead); same-site links prefer Markdown targets",
   title: "llms.txt links resolve, preferably to Markdown",
@@ -118,7 +118,7 @@ export const llmsLinksResolve = defineCheck({
 
 export const llmsFull = defineCheck({
   id: "llms.full",
-  fetches: "`GET /llms-full.txt`",
+  requests: "`GET /llms-full.txt`",
   passes: "if present: `2xx` text with an H1",
   title: "llms-full.txt carries the full text",
   category: "discovery",

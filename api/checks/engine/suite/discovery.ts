@@ -12,7 +12,7 @@ import { Verdict } from "../verdict.ts";
 
 export const robotsExists = defineCheck({
   id: "robots.exists",
-  fetches: "`GET /robots.txt`",
+  requests: "`GET /robots.txt`",
   passes:
     "`200`, `text/plain`, UTF-8, at least one `User-agent` group (RFC 9309 MUSTs); each line a crawler would skip is named with its number (`warn`); only the first 500 KiB is parsed, and a file past the size cap fails",
   title: "robots.txt exists and parses",
@@ -61,7 +61,7 @@ const MAX_SITEMAP_SAMPLE = 5;
 
 export const sitemapValid = defineCheck({
   id: "robots.sitemap",
-  fetches: "`Sitemap:` lines, `/sitemap.xml`, and up to 5 of its URLs",
+  requests: "`Sitemap:` lines, `/sitemap.xml`, and up to 5 of its URLs",
   passes: "a valid sitemap of same-host URLs whose sampled URLs answer `2xx`; a missing `lastmod` is noted",
   title: "A valid sitemap of same-host URLs that answer",
   category: "discovery",
@@ -145,7 +145,7 @@ const MAX_TARGETS = 8;
 
 export const linkHeaders = defineCheck({
   id: "link.headers",
-  fetches: "`GET /`",
+  requests: "`GET /`",
   passes:
     "a `Link` header with agent relations (`api-catalog`, `service-desc`, `service-doc`, `describedby`, Markdown `alternate`), each resolving",
   title: "The homepage's Link header points agents at machine-readable surfaces",
@@ -189,7 +189,7 @@ export const linkHeaders = defineCheck({
 
 export const linkHtml = defineCheck({
   id: "link.html",
-  fetches: "the homepage `<head>`",
+  requests: "the homepage `<head>`",
   passes: "`<link>` elements for the Markdown alternate, API catalog and canonical URL",
   title: "The homepage's <head> links its canonical URL and agent surfaces",
   category: "discovery",
@@ -219,7 +219,7 @@ export const linkHtml = defineCheck({
 
 export const agentsMd = defineCheck({
   id: "agents-md",
-  fetches: "`GET /AGENTS.md`",
+  requests: "`GET /AGENTS.md`",
   passes: "Markdown with at least two sections",
   title: "AGENTS.md tells coding agents how to work with the project",
   category: "discovery",

@@ -11,7 +11,7 @@ const isLocalHttp = (context: CheckContext): boolean =>
 
 export const homeReachable = defineCheck({
   id: "http.home-200",
-  fetches: "`GET /`",
+  requests: "`GET /`",
   passes: "`2xx` HTML after at most 3 same-site redirects",
   title: "The homepage answers 200 with HTML",
   category: "reachability",
@@ -43,7 +43,7 @@ export const homeReachable = defineCheck({
 
 export const httpsEnforced = defineCheck({
   id: "http.https",
-  fetches: "`GET http://host/`, then `https://`",
+  requests: "`GET http://host/`, then `https://`",
   passes: "HTTPS works with a valid certificate, and `http` redirects to `https`",
   title: "HTTPS is used and plain HTTP redirects to it",
   category: "reachability",
@@ -87,7 +87,7 @@ const SIX_MONTHS = 15_552_000;
 
 export const hstsSet = defineCheck({
   id: "http.hsts",
-  fetches: "response headers",
+  requests: "response headers",
   passes: "`Strict-Transport-Security` with `max-age` of at least six months",
   title: "Strict-Transport-Security is set for at least six months",
   category: "reachability",
@@ -112,7 +112,7 @@ export const hstsSet = defineCheck({
 
 export const noSoft404 = defineCheck({
   id: "http.soft404",
-  fetches: "four paths that cannot exist (none, `.json`, `.txt`, `.md`)",
+  requests: "four paths that cannot exist (none, `.json`, `.txt`, `.md`)",
   passes:
     '`404`, not `200` HTML; a site that fails this has every later "file found" result checked by its body, and optional surfaces behind the fallback are `n/a` (the fallback is charged once, here)',
   title: "Unknown paths answer 404, not a 200 page",
@@ -154,7 +154,7 @@ const CHALLENGE_MARKERS = /captcha|cf-challenge|just a moment\.\.\.|attention re
 
 export const botParity = defineCheck({
   id: "http.bot-ua-parity",
-  fetches: "`GET /` with the User-Agents of common user-triggered agents",
+  requests: "`GET /` with the User-Agents of common user-triggered agents",
   passes: "same status class as a browser, comparable visible text, no CAPTCHA or interstitial",
   title: "AI crawlers and agents get the same homepage as everyone else",
   category: "reachability",
@@ -196,7 +196,7 @@ export const botParity = defineCheck({
 
 export const securityHeaders = defineCheck({
   id: "http.security-headers",
-  fetches: "response headers of `/`",
+  requests: "response headers of `/`",
   passes:
     "`X-Content-Type-Options: nosniff`, frame protection, `Referrer-Policy` and `Content-Security-Policy`; one or two missing is `warn`",
   title: "Basic security headers are sent",
@@ -226,7 +226,7 @@ const BLOCKING_DIRECTIVES = /\b(noindex|noai|noimageai|none)\b/i;
 
 export const noAiOptOut = defineCheck({
   id: "meta.noai",
-  fetches: "meta robots and `X-Robots-Tag` on `/`",
+  requests: "meta robots and `X-Robots-Tag` on `/`",
   passes: "no `noindex`, `noai` or `noimageai`",
   title: "The homepage does not opt out of indexing or AI use",
   category: "reachability",

@@ -1,5 +1,9 @@
 import type { CheckCategory } from "../../../../src/schemas/report.ts";
 import type { CheckDefinition } from "../check-types.ts";
+import { ap2 } from "./agent-interfaces/ap2.ts";
+import { authMd } from "./agent-interfaces/auth-md.ts";
+import { dnsAid } from "./agent-interfaces/dns-aid.ts";
+import { webMcpChecks } from "./agent-interfaces/webmcp.ts";
 import { apiHygieneChecks } from "./api-hygiene.ts";
 import { botPolicyChecks } from "./bot-policy.ts";
 import { authChecks } from "./capabilities-auth.ts";
@@ -12,6 +16,9 @@ import { pageChecks } from "./content-pages.ts";
 import { discoveryChecks } from "./discovery.ts";
 import { catalogChecks } from "./discovery-catalogs.ts";
 import { llmsChecks } from "./discovery-llms.ts";
+import { headings } from "./page-structure/headings.ts";
+import { imageAlternatives } from "./page-structure/images.ts";
+import { semanticLandmarks } from "./page-structure/landmarks.ts";
 import { reachabilityChecks } from "./reachability.ts";
 import { schemaChecks } from "./schemas.ts";
 import { wellKnownChecks } from "./well-known.ts";
@@ -34,20 +41,23 @@ export const CHECK_SUITE: readonly CheckDefinition[] = Object.freeze([
   ...discoveryChecks,
   ...llmsChecks,
   ...catalogChecks,
+  dnsAid,
   ...contentChecks,
   ...pageChecks,
+  semanticLandmarks,
+  headings,
+  imageAlternatives,
   ...botPolicyChecks,
   ...openApiChecks,
   ...mcpChecks,
   ...skillsChecks,
+  ...webMcpChecks,
   ...authChecks,
+  authMd,
   ...apiHygieneChecks,
   ...schemaChecks,
   ...wellKnownChecks,
   wellKnownConsistency,
   ...commerceChecks,
+  ap2,
 ]);
-
-export function findCheck(id: string): CheckDefinition | undefined {
-  return CHECK_SUITE.find((check) => check.id === id);
-}

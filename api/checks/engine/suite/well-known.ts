@@ -26,7 +26,7 @@ async function revalidationOrder(context: CheckContext): Promise<string[]> {
 
 export const wellKnownDelivery = defineCheck({
   id: "wk.delivery",
-  fetches: "every discovery document found",
+  requests: "every discovery document found",
   passes:
     "correct content type, `Access-Control-Allow-Origin: *` on public JSON, `Cache-Control`, `ETag` with `304`, HTTPS, at most 1 MB",
   title: "Discovery documents are served with the right type, CORS and caching",

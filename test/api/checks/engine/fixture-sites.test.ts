@@ -29,11 +29,17 @@ describe("the agent-ready fixture", () => {
     expect(idsWith(result, "n/a").sort()).toEqual([
       "a2a.card",
       "agents-json",
+      "auth-md",
+      "commerce.ap2",
       "commerce.protocols",
+      "dns.aid",
       "http.hsts",
       "http.https",
       "oauth.as",
       "oauth.prm",
+      "page.img-alt",
+      "webmcp.tools",
+      "webmcp.valid",
     ]);
   });
 
@@ -126,6 +132,7 @@ describe("the bare fixture", () => {
       "http.home-200",
       "http.soft404",
       "meta.noai",
+      "page.headings",
     ]);
     for (const id of [
       "robots.exists",

@@ -49,6 +49,14 @@ const CATALOGUE_IDS = [
   "freshness",
   "commerce.pricing",
   "commerce.protocols",
+  "commerce.ap2",
+  "dns.aid",
+  "page.semantic",
+  "page.headings",
+  "page.img-alt",
+  "webmcp.tools",
+  "webmcp.valid",
+  "auth-md",
 ];
 
 describe("the check suite", () => {

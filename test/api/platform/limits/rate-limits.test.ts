@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../../../api/app.ts";
 import { composeServices } from "../../../../api/compose.ts";
 import { createLogger } from "../../../../api/platform/log.ts";
+import { setSwitch } from "../../../../api/platform/state/switches-sql.ts";
 import { expectProblem, PRIVACY_VERSION } from "../../../helpers/agents.ts";
 import { createTestApp } from "../../../helpers/app.ts";
 import { builtSite } from "../../../helpers/site.ts";
@@ -54,4 +55,26 @@ describe("rate limits", () => {
     secondServices.database.close();
     await first.close();
   });
+
+  for (const store of ["memory", "database"]) {
+    it(`give back what a request the service refused (503) took, in the ${store} store`, async () => {
+      const t = await createTestApp({ env: { RATE_LIMIT_STORE: store, RATE_LIMITS: "waitlist=2/60" } });
+      const from = { "x-forwarded-for": "192.0.2.30" };
+      const closedAt = new Date().toISOString();
+      await setSwitch(t.services.database.client, "waitlist", false, "test", closedAt);
+      for (let index = 0; index < 4; index++) {
+        const refused = await t.send("POST", "/api/v1/waitlist", signup(200 + index), from);
+        await expectProblem(refused, 503, "form-closed");
+        // The headers still say where the client stands: the full allowance, untouched.
+        expect(refused.headers.get("ratelimit")).toBe('"waitlist";r=2;t=60');
+      }
+      await setSwitch(t.services.database.client, "waitlist", true, "test", new Date().toISOString());
+      const statuses: number[] = [];
+      for (let index = 0; index < 3; index++) {
+        statuses.push((await t.send("POST", "/api/v1/waitlist", signup(210 + index), from)).status);
+      }
+      expect(statuses).toEqual([202, 202, 429]);
+      await t.close();
+    });
+  }
 });

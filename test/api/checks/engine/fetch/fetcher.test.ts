@@ -64,6 +64,18 @@ describe("ScanFetcher", () => {
     expect(fetcher.requestCount).toBe(1);
   });
 
+  it("does not follow a redirect to an IPv6 address that embeds a link-local IPv4 address, and says why", async () => {
+    const to = encodeURIComponent("http://[::169.254.169.254]/latest/meta-data/");
+    const fetcher = fetcherFor();
+    const { response } = await fetcher.fetch({ url: `${site.origin}/to-private?to=${to}` });
+    expect(response.status).toBe(302);
+    expect(response.fault).toEqual({
+      kind: "redirect-refused",
+      message: `${site.origin}/to-private?to=${to} redirects to http://[::a9fe:a9fe]/latest/meta-data/, which no public client may reach: ::a9fe:a9fe is an IPv4-compatible form of 169.254.169.254, a link-local address (this range holds cloud metadata services)`,
+    });
+    expect(fetcher.requestCount).toBe(1);
+  });
+
   it("refuses a redirect to a loopback port that is not allow-listed", async () => {
     const error = await failure(fetcherFor().fetch({ url: `${site.origin}/to-port?port=1` }));
     expect(error.kind).toBe("target-not-allowed");

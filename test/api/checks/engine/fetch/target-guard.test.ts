@@ -32,6 +32,30 @@ describe("parseTarget refuses non-public targets with a precise reason", () => {
     ["100.64.0.1", "100.64.0.1 is a carrier-grade NAT address (RFC 6598)"],
     ["http://[fd00::1]/", "fd00::1 is a unique local address (RFC 4193)"],
     ["http://[::ffff:127.0.0.1]/", "::ffff:7f00:1 is an IPv4-mapped form of 127.0.0.1, a loopback address"],
+    ["http://[::127.0.0.1]/", "::7f00:1 is an IPv4-compatible form of 127.0.0.1, a loopback address"],
+    [
+      "http://[::a9fe:a9fe]/",
+      "::a9fe:a9fe is an IPv4-compatible form of 169.254.169.254, a link-local address (this range holds cloud metadata services)",
+    ],
+    [
+      "http://[::ffff:0:10.0.0.1]/",
+      "::ffff:0:a00:1 is an IPv4-translated form of 10.0.0.1, a private address (RFC 1918)",
+    ],
+    ["http://[64:ff9b::127.0.0.1]/", "64:ff9b::7f00:1 is a NAT64 form of 127.0.0.1, a loopback address"],
+    ["http://[64:ff9b:1::8.8.8.8]/", "64:ff9b:1::808:808 is a local-use NAT64 address (RFC 8215), never a public one"],
+    [
+      "http://[2002:a9fe:a9fe::1]/",
+      "2002:a9fe:a9fe::1 is a 6to4 form of 169.254.169.254, a link-local address (this range holds cloud metadata services)",
+    ],
+    // Teredo: server 65.54.227.120, client 127.0.0.1 stored with every bit inverted.
+    [
+      "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+      "2001:0:4136:e378:8000:63bf:80ff:fffe is a Teredo form of 127.0.0.1, a loopback address",
+    ],
+    [
+      "http://[2001:0:a00:1::f7f7:f7f7]/",
+      "2001:0:a00:1::f7f7:f7f7 is a Teredo form of 10.0.0.1, a private address (RFC 1918)",
+    ],
     ["http://2130706433/", "127.0.0.1 is a loopback address"],
     ["http://0x7f000001/", "127.0.0.1 is a loopback address"],
     ["http://0x7f.1/", "127.0.0.1 is a loopback address"],
@@ -132,9 +156,20 @@ describe("describeNonPublicAddress", () => {
     expect(describeNonPublicAddress("2001:4860:4860::8888")).toBeNull();
   });
 
-  it("names 6to4 addresses, which can embed a private IPv4 address", () => {
-    expect(describeNonPublicAddress("2002:a00:1::1")).toBe(
-      "2002:a00:1::1 is a 6to4 address that can embed a private IPv4 address",
+  it("lets a NAT64 address of a public IPv4 address through (DNS64 answers with these), and no tunnelling form", () => {
+    expect(describeNonPublicAddress("64:ff9b::808:808")).toBeNull();
+    expect(describeNonPublicAddress("::8.8.8.8")).toBe(
+      "::808:808 is an IPv4-compatible address (a way to reach 8.8.8.8): only native IPv4 and IPv6 addresses are checked",
+    );
+    expect(describeNonPublicAddress("2002:808:808::1")).toBe(
+      "2002:808:808::1 is a 6to4 address (a way to reach 8.8.8.8): only native IPv4 and IPv6 addresses are checked",
+    );
+  });
+
+  it("refuses a name whose DNS answer embeds a private IPv4 address in an IPv6 one", async () => {
+    const error = await refusal("sneaky.example", async () => [{ address: "::a9fe:a9fe", family: 6 }]);
+    expect(error.message).toBe(
+      "sneaky.example resolves to ::a9fe:a9fe is an IPv4-compatible form of 169.254.169.254, a link-local address (this range holds cloud metadata services)",
     );
   });
 });

@@ -1,0 +1,44 @@
+import { logRequestLine } from "../platform/access-log.ts";
+import { requestIdFrom } from "../platform/http/request-id.ts";
+import type { Logger } from "../platform/log.ts";
+import type { SiteFiles } from "../site/site-files.ts";
+import { staticAnswer } from "../site/static-answer.ts";
+import { type HotRoute, writeWholeResponse } from "./hot-routes.ts";
+
+const single = (value: string | string[] | undefined): string | null =>
+  value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+
+/**
+ * Every file of the build that is not live, answered on node:http with the app's own `staticAnswer`:
+ * GET and HEAD only (anything else goes to the app, which says 405). The app logs static files at
+ * debug level; so does this.
+ */
+export function staticFileRoutes(site: SiteFiles, log: Logger): Map<string, HotRoute> {
+  const routes = new Map<string, HotRoute>();
+  for (const route of site.routes.values()) {
+    if (route.entry.live) continue;
+    routes.set(route.url, (request, response) => {
+      const method = request.method ?? "GET";
+      if (method !== "GET" && method !== "HEAD") return false;
+      const started = performance.now();
+      const answer = staticAnswer(site, route, {
+        method,
+        accept: single(request.headers.accept),
+        ifNoneMatch: single(request.headers["if-none-match"]),
+      });
+      writeWholeResponse(response, answer.status, answer.headers, answer.body);
+      if (log.isLevelEnabled("debug")) {
+        const requestId = requestIdFrom(single(request.headers["x-request-id"]));
+        logRequestLine(log, "debug", {
+          requestId,
+          method,
+          path: route.url,
+          status: answer.status,
+          ms: performance.now() - started,
+        });
+      }
+      return true;
+    });
+  }
+  return routes;
+}

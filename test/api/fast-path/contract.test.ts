@@ -1,0 +1,156 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import { toNodeHandler } from "h3/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp, hotRoutesFor } from "../../../api/app.ts";
+import { withHotRoutes } from "../../../api/fast-path/hot-routes.ts";
+import { createLogger } from "../../../api/platform/log.ts";
+import type { SiteFiles } from "../../../api/site/site-files.ts";
+import { bearer, registerAgent } from "../../helpers/agents.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { builtSite } from "../../helpers/site.ts";
+
+// The contract of api/fast-path/README.md: for every request it takes, the fast path answers with the
+// status, headers, body and log line the app alone would. Two real sockets, one listener each: the app
+// by itself, and the server's listener (fast path in front of the same app).
+
+interface Side {
+  server: Server;
+  base: string;
+  lines: string[];
+  appAnswers: number;
+}
+
+let t: TestApp;
+let site: SiteFiles;
+const sides: { app?: Side; fast?: Side } = {};
+
+async function listen(withFastPath: boolean): Promise<Side> {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      lines.push(...chunk.toString().trim().split("\n"));
+      done();
+    },
+  });
+  // Debug: static files are logged at debug level, so their lines are compared too.
+  const log = createLogger("debug", sink);
+  const app = toNodeHandler(createApp({ config: t.config, log, site, services: t.services }));
+  const side: Side = { server: createServer(), base: "", lines, appAnswers: 0 };
+  const counted = (request: Parameters<typeof app>[0], response: Parameters<typeof app>[1]) => {
+    side.appAnswers++;
+    return app(request, response);
+  };
+  side.server.on("request", withFastPath ? withHotRoutes(hotRoutesFor(t.services, site, log), counted) : counted);
+  await new Promise<void>((resolve) => side.server.listen(0, "127.0.0.1", resolve));
+  side.base = `http://127.0.0.1:${(side.server.address() as AddressInfo).port}`;
+  return side;
+}
+
+interface Raw {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function send(base: string, method: string, path: string, headers: Record<string, string>): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(`${base}${path}`, { method, headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () =>
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+/** What a client can tell apart, less what differs on every request (the date, the connection). */
+function comparable(raw: Raw) {
+  const { date: _date, connection: _connection, "keep-alive": _keepAlive, ...headers } = raw.headers;
+  return { status: raw.status, headers, body: raw.body.toString("base64") };
+}
+
+/** The request's log line with the clock taken out. */
+const logLine = (lines: string[], requestId: string) =>
+  lines
+    .filter((line) => line.includes(requestId))
+    .map((line) => line.replace(/"time":\d+/, '"time":0').replace(/"ms":[\d.]+/, '"ms":0'));
+
+let counter = 0;
+async function both(method: string, path: string, headers: Record<string, string> = {}) {
+  const { app, fast } = sides as Required<typeof sides>;
+  const requestId = `contract-${++counter}-${"x".repeat(8)}`;
+  const withId = { ...headers, "x-request-id": requestId };
+  const before = fast.appAnswers;
+  const viaApp = await send(app.base, method, path, withId);
+  const viaFast = await send(fast.base, method, path, withId);
+  return {
+    app: comparable(viaApp),
+    fast: comparable(viaFast),
+    fastPathAnswered: fast.appAnswers === before,
+    logs: { app: logLine(app.lines, requestId), fast: logLine(fast.lines, requestId) },
+  };
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ stateTtlMs: 60_000 });
+  const built = await builtSite();
+  if (!built) throw new Error("the test build is missing");
+  site = built;
+  sides.app = await listen(false);
+  sides.fast = await listen(true);
+});
+afterAll(async () => {
+  for (const side of [sides.app, sides.fast]) if (side) await new Promise((resolve) => side.server.close(resolve));
+  await t.close();
+});
+
+describe("the fast path, against the app alone", () => {
+  it("answers every file of the build as the app does: GET, HEAD, a matching ETag, and Markdown by Accept", async () => {
+    const files = [...site.routes.values()].filter((route) => !route.entry.live);
+    expect(files.length).toBeGreaterThan(50);
+    for (const route of files) {
+      const variants: [string, Record<string, string>][] = [
+        ["GET", {}],
+        ["HEAD", {}],
+        ["GET", { "if-none-match": route.entry.etag }],
+        ["GET", { accept: "text/markdown, text/html;q=0.5" }],
+      ];
+      for (const [method, headers] of variants) {
+        const answer = await both(method, route.url, headers);
+        const label = `${method} ${route.url} ${JSON.stringify(headers)}`;
+        expect(answer.fastPathAnswered, label).toBe(true);
+        expect(answer.fast, label).toEqual(answer.app);
+        expect(answer.logs.fast, label).toEqual(answer.logs.app);
+        expect(answer.logs.fast, label).toHaveLength(1);
+      }
+    }
+  });
+
+  it("answers GET /api/v1/agents/me for a token read a moment ago as the app does, log line included", async () => {
+    const { token } = await registerAgent(t);
+    await both("GET", "/api/v1/agents/me", bearer(token));
+    const answer = await both("GET", "/api/v1/agents/me", bearer(token));
+    expect(answer.fastPathAnswered).toBe(true);
+    expect(answer.fast).toEqual(answer.app);
+    expect(answer.logs.fast).toEqual(answer.logs.app);
+    expect(answer.logs.fast).toHaveLength(1);
+  });
+
+  it("leaves to the app what it does not take: live documents, other methods, query strings, unknown paths", async () => {
+    for (const [method, path] of [
+      ["GET", "/capabilities.json"],
+      ["POST", "/llms.txt"],
+      ["GET", "/llms.txt?x=1"],
+      ["GET", "/no-such-file.json"],
+      ["GET", "/docs/store/"],
+    ] as const) {
+      const answer = await both(method, path);
+      expect(answer.fastPathAnswered, `${method} ${path}`).toBe(false);
+    }
+  });
+});

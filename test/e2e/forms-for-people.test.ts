@@ -1,0 +1,160 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fitsViewport, screenshot, seriousViolations } from "../helpers/browser.ts";
+import { type RunningServer, startServerWithOwnDatabase } from "../helpers/server-process.ts";
+import { launchWebMcpBrowser, webMcpReport } from "../helpers/webmcp.ts";
+
+// The forms and the report page as a person meets them in Chromium: plain words, each said once;
+// and as a browser agent meets them: WebMCP tools, valid by the rules Lighthouse's audits apply.
+let server: RunningServer;
+let browser: Browser;
+let reportPath = "";
+
+beforeAll(async () => {
+  server = await startServerWithOwnDatabase("forms", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}` });
+  browser = await launchWebMcpBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A page as a person without JavaScript sees it. */
+async function open(path: string, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 }, javaScriptEnabled: false });
+  await page.goto(`${server.url}${path}`);
+  return page;
+}
+
+/** How often `text` appears in what the page shows. */
+async function timesShown(page: Page, text: string): Promise<number> {
+  const shown = await page.locator("body").innerText();
+  return shown.split(text).length - 1;
+}
+
+async function checkSite(page: Page, site: string): Promise<void> {
+  await page.getByLabel(/^Site/).fill(site);
+  await page.getByRole("button", { name: "Run the check" }).click();
+}
+
+describe("the checks form speaks plainly", () => {
+  it("says once, without a system code, that a domain cannot be found", async () => {
+    const page = await open("/checks");
+    await checkSite(page, "no-such-site.invalid");
+    expect(await page.getByRole("alert").innerText()).toContain("We could not find this domain; check the spelling.");
+    expect(await timesShown(page, "We could not find this domain")).toBe(1);
+    expect(await page.locator("body").innerText()).not.toMatch(/ENOTFOUND|EAI_AGAIN|does not resolve/);
+    expect(await page.getByLabel(/^Site/).getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel(/^Site/).inputValue()).toBe("no-such-site.invalid");
+    await screenshot(page, "checks-form-unknown-domain");
+    await page.close();
+  });
+
+  it("explains a private address in words, also on a narrow screen", async () => {
+    const page = await open("/checks", 375);
+    await checkSite(page, "http://10.1.2.3/");
+    const alert = await page.getByRole("alert").innerText();
+    expect(alert).toContain("This address is on a private or local network, so we cannot reach it.");
+    expect(alert).not.toMatch(/RFC 1918|10\.0\.0\.0\/8|non-public/);
+    expect(await fitsViewport(page)).toBe(true);
+    await page.close();
+  });
+});
+
+describe("the waiting-list form speaks plainly", () => {
+  it("asks for the missing address and the consent in words a person uses, each once", async () => {
+    const page = await open("/waitlist");
+    await page.getByRole("button", { name: "Join the waiting list" }).click();
+    const shown = await page.locator("body").innerText();
+    expect(await page.getByRole("alert").innerText()).toContain("Please correct the 2 answers below.");
+    expect(await page.locator("#email-error").innerText()).toBe("Enter your e-mail address.");
+    expect(await page.locator("#consent-error").innerText()).toContain("Tick the box to agree to the privacy policy");
+    expect(await timesShown(page, "Enter your e-mail address.")).toBe(1);
+    expect(shown).not.toMatch(/must be|is required|invalid/i);
+    await screenshot(page, "waitlist-form-plain-errors");
+
+    await page.getByLabel("E-mail address").fill("ada@example");
+    await page.getByLabel(/I agree to the privacy policy/).check();
+    await page.getByRole("button", { name: "Join the waiting list" }).click();
+    expect(await page.locator("#email-error").innerText()).toBe(
+      "Enter your e-mail address in full, such as name@example.com.",
+    );
+    expect(await page.getByRole("alert").innerText()).toContain("Please correct the answer below.");
+    await page.close();
+  });
+});
+
+describe("the report page explains its level", () => {
+  it("says why a site scoring 100 is below level 5, and hides the level-5 requirements that cannot apply", {
+    timeout: 60_000,
+  }, async () => {
+    const page = await open("/checks");
+    await checkSite(page, server.url);
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/checks\/[0-9a-f-]{36}$/);
+    reportPath = new URL(page.url()).pathname;
+    expect(await page.getByRole("img", { name: "Score 100 out of 100" }).count()).toBe(1);
+    const section = page.locator('section[aria-labelledby="level-heading"]');
+    expect(await section.getByRole("heading").innerText()).toBe("Why level 4, not 5");
+    const text = await section.innerText();
+    expect(text).toContain("The score is 100 because every check that applies to this site passes.");
+    expect(text).toContain("do not apply to this site");
+    expect(text).toContain("neither passed nor failed");
+    // Nothing that cannot apply is listed as a requirement to meet.
+    expect(await section.locator("li").count()).toBe(0);
+    expect(text).not.toMatch(/policy\.webbotauth|oauth\.as|oauth\.prm|a2a\.card|n\/a:/);
+    await screenshot(page, "check-report-level-explained");
+    await page.close();
+
+    const audit = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    await audit.goto(`${server.url}${reportPath}`);
+    expect(await seriousViolations(audit)).toEqual([]);
+    await audit.close();
+  });
+});
+
+describe("our own forms are WebMCP tools (Lighthouse's webmcp audits)", () => {
+  const expected: Record<string, string[]> = {
+    "/waitlist": ["join_waitlist"],
+    "/checks": ["run_readiness_check"],
+    "/store": ["buy_agent_readiness_checklist", "buy_discovery_starter_kit"],
+    "/store/discovery-starter-kit": ["buy_discovery_starter_kit"],
+  };
+
+  it.each(Object.entries(expected))("%s registers its forms as tools with valid schemas", async (path, names) => {
+    const page = await browser.newPage();
+    const report = await webMcpReport(page, `${server.url}${path}`);
+    // webmcp-registered-tools and webmcp-schema-validity are not applicable without WebMCP or without tools.
+    expect(report.supported).toBe(true);
+    const tools = new Map(report.tools.map((tool) => [tool.name, tool]));
+    for (const name of names) expect(tools.get(name)?.description.length ?? 0, name).toBeGreaterThan(40);
+    // webmcp-schema-validity scores 1 only without any FormModelContext* issue, error or warning.
+    expect(report.issues).toEqual([]);
+    // webmcp-form-coverage lists forms with neither toolname nor tooldescription: none here.
+    expect(report.unannotatedForms).toEqual([]);
+    await page.close();
+  });
+
+  it("the report page's forms are tools too", async () => {
+    expect(reportPath).not.toBe("");
+    const page = await browser.newPage();
+    const report = await webMcpReport(page, `${server.url}${reportPath}`);
+    expect(report.unannotatedForms).toEqual([]);
+    expect(report.issues).toEqual([]);
+    await page.close();
+  });
+
+  it("describes each field of the checks form to an agent", async () => {
+    const page = await browser.newPage();
+    const report = await webMcpReport(page, `${server.url}/checks`);
+    const schema = report.tools.find((tool) => tool.name === "run_readiness_check")?.inputSchema;
+    expect(schema).toMatchObject({
+      type: "object",
+      required: ["domain"],
+      properties: {
+        domain: { type: "string", description: expect.stringContaining("example.com") },
+        profile: { description: expect.stringContaining("kind of site") },
+      },
+    });
+    await page.close();
+  });
+});

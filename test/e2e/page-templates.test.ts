@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { collectPageErrors, fitsViewport, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
+import { PAGE_TEMPLATES, type PageTemplate } from "../helpers/page-templates.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let dir: string;
+let reportPath: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "page-templates-"));
+  server = await startServer({
+    DATABASE_URL: `file:${join(dir, "service.db")}`,
+    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}`,
+  });
+  browser = await launchBrowser();
+  // The report template needs a report: check the service itself, as a visitor would.
+  const response = await fetch(`${server.url}/api/v1/checks`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ domain: server.url }),
+  });
+  expect(response.status).toBe(200);
+  reportPath = `/checks/${((await response.json()) as { id: string }).id}`;
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const templates = (): PageTemplate[] => [...PAGE_TEMPLATES, { name: "check-report", path: reportPath }];
+
+// Wide in the light theme and narrow in the dark one: every template is seen at both sizes and in
+// both themes, with JavaScript on and the real CSP (axe is evaluated through DevTools, not a script tag).
+describe.each([
+  { width: 1280, dark: false },
+  { width: 375, dark: true },
+])("every page template at $width px (dark: $dark)", ({ width, dark }) => {
+  let page: Page;
+  let errors: string[];
+  beforeAll(async () => {
+    page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: dark ? "dark" : "light" });
+    errors = collectPageErrors(page);
+  });
+  afterAll(() => page?.close());
+
+  it("has no serious or critical axe violation, fits the window, logs no error, and is photographed", async () => {
+    for (const template of templates()) {
+      errors.length = 0;
+      let response = await page.goto(`${server.url}${template.path}`);
+      if (template.submit) {
+        const button = page.getByRole("button", { name: template.submit }).first();
+        [response] = await Promise.all([page.waitForNavigation(), button.click()]);
+      }
+      expect(response?.status(), template.name).toBe(template.status ?? 200);
+      expect(await seriousViolations(page), template.name).toEqual([]);
+      expect(await fitsViewport(page), template.name).toBe(true);
+      // Chromium logs a page answered with an error status as a failed resource; that status is asserted above.
+      expect(
+        errors.filter((error) => !/status of (404|503)/.test(error)),
+        template.name,
+      ).toEqual([]);
+      await screenshot(page, `template-${template.name}-${width}`);
+    }
+  }, 180_000);
+});
