@@ -7,14 +7,14 @@ import {
   notApplicable,
   pass,
   warn,
-} from "../check-types.ts";
-import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../documents/agent-docs.ts";
-import { absence, describeState } from "../documents/document.ts";
-import { findOpenApi } from "../documents/openapi.ts";
-import { declaresOAuth } from "../openapi-lint.ts";
-import { describeIssues } from "../parse/json.ts";
-import { isSuccess } from "../parse/media-type.ts";
-import { AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema } from "../remote/auth.ts";
+} from "../../check-types.ts";
+import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../../documents/agent-docs.ts";
+import { absence, describeState } from "../../documents/document.ts";
+import { findOpenApi } from "../../documents/openapi.ts";
+import { declaresOAuth } from "../../openapi-lint.ts";
+import { describeIssues } from "../../parse/json.ts";
+import { isSuccess } from "../../parse/media-type.ts";
+import { AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema } from "../../remote/auth.ts";
 
 async function readProtectedResource(context: CheckContext) {
   const document = await loadProtectedResourceMetadata(context);

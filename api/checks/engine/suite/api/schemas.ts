@@ -1,13 +1,13 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { loadPricing } from "../documents/agent-docs.ts";
-import { loadApiCatalog } from "../documents/catalogs.ts";
-import { sampleTargets } from "../documents/sampling.ts";
-import { loadHome } from "../documents/site.ts";
-import type { ScanResponse } from "../fetch/fetcher.ts";
-import { isRecord, parseJson } from "../parse/json.ts";
-import { parseLinkHeader } from "../parse/link-header.ts";
-import { isJsonMediaType, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
-import { linksetTargets } from "../remote/linkset.ts";
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { loadPricing } from "../../documents/agent-docs.ts";
+import { loadApiCatalog } from "../../documents/catalogs.ts";
+import { sampleTargets } from "../../documents/sampling.ts";
+import { loadHome } from "../../documents/site.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { isRecord, parseJson } from "../../parse/json.ts";
+import { parseLinkHeader } from "../../parse/link-header.ts";
+import { isJsonMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
+import { linksetTargets } from "../../remote/linkset.ts";
 
 const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 const MAX_SCHEMAS = 3;

@@ -1,19 +1,19 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { loadSkillsIndex } from "../documents/agent-docs.ts";
-import { catalogEntries, loadAiCatalogs, loadApiCatalog } from "../documents/catalogs.ts";
-import { targetAnswers } from "../documents/document.ts";
-import { discoveryInventory } from "../documents/inventory.ts";
-import { foundCards, loadMcpCards } from "../documents/mcp.ts";
-import { findOpenApi } from "../documents/openapi.ts";
-import { deadFailures, sampleBlocker, sampleTargets } from "../documents/sampling.ts";
-import { loadHome, loadLlmsTxt } from "../documents/site.ts";
-import type { ScanResponse } from "../fetch/fetcher.ts";
-import { isRecord, parseJson } from "../parse/json.ts";
-import { isAgentLink, parseLinkHeader } from "../parse/link-header.ts";
-import { describeAnswer, isJsonMediaType, mediaTypeOf } from "../parse/media-type.ts";
-import { entryMediaType, MCP_CARD_MEDIA_TYPE } from "../remote/ai-catalog.ts";
-import { linksetTargets } from "../remote/linkset.ts";
-import { cardIdentity, McpCardV1Schema } from "../remote/mcp-card.ts";
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { loadSkillsIndex } from "../../documents/agent-docs.ts";
+import { catalogEntries, loadAiCatalogs, loadApiCatalog } from "../../documents/catalogs.ts";
+import { targetAnswers } from "../../documents/document.ts";
+import { discoveryInventory } from "../../documents/inventory.ts";
+import { foundCards, loadMcpCards } from "../../documents/mcp.ts";
+import { findOpenApi } from "../../documents/openapi.ts";
+import { deadFailures, sampleBlocker, sampleTargets } from "../../documents/sampling.ts";
+import { loadHome, loadLlmsTxt } from "../../documents/site.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { isRecord, parseJson } from "../../parse/json.ts";
+import { isAgentLink, parseLinkHeader } from "../../parse/link-header.ts";
+import { describeAnswer, isJsonMediaType, mediaTypeOf } from "../../parse/media-type.ts";
+import { entryMediaType, MCP_CARD_MEDIA_TYPE } from "../../remote/ai-catalog.ts";
+import { linksetTargets } from "../../remote/linkset.ts";
+import { cardIdentity, McpCardV1Schema } from "../../remote/mcp-card.ts";
 
 const MAX_ADVERTISED = 12;
 

@@ -1,10 +1,10 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { ACCEPT_HTML } from "../documents/document.ts";
-import { probeUnknownPaths } from "../documents/probes.ts";
-import { loadHome } from "../documents/site.ts";
-import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
-import { htmlMeta, visibleText } from "../parse/html.ts";
-import { isHtmlResponse, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { ACCEPT_HTML } from "../../documents/document.ts";
+import { probeUnknownPaths } from "../../documents/probes.ts";
+import { loadHome } from "../../documents/site.ts";
+import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
+import { htmlMeta, visibleText } from "../../parse/html.ts";
+import { isHtmlResponse, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
 
 const isLocalHttp = (context: CheckContext): boolean =>
   context.target.allowListed && context.target.root.protocol === "http:";

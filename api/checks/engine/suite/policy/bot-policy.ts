@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
-import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { loadWebBotAuthDirectory, WEB_BOT_AUTH_MEDIA_TYPE } from "../documents/agent-docs.ts";
-import { absence, describeState } from "../documents/document.ts";
-import { loadRobots } from "../documents/site.ts";
-import { describeIssues } from "../parse/json.ts";
-import { mediaTypeOf } from "../parse/media-type.ts";
-import { isAllowed, namesAgent, type Robots } from "../parse/robots.ts";
-import { WebBotAuthDirectorySchema } from "../remote/auth.ts";
-import { advertisesAgentSurfaces } from "../site-facts.ts";
+import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { loadWebBotAuthDirectory, WEB_BOT_AUTH_MEDIA_TYPE } from "../../documents/agent-docs.ts";
+import { absence, describeState } from "../../documents/document.ts";
+import { loadRobots } from "../../documents/site.ts";
+import { describeIssues } from "../../parse/json.ts";
+import { mediaTypeOf } from "../../parse/media-type.ts";
+import { isAllowed, namesAgent, type Robots } from "../../parse/robots.ts";
+import { WebBotAuthDirectorySchema } from "../../remote/auth.ts";
+import { advertisesAgentSurfaces } from "../../site-facts.ts";
 
 /** A sample per class from ai-robots-txt/ai.robots.txt (robots.json, 2026-08-22). */
 const AI_AGENTS = {

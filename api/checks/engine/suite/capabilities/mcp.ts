@@ -7,16 +7,16 @@ import {
   notApplicable,
   pass,
   warn,
-} from "../check-types.ts";
-import { loadA2aCard } from "../documents/agent-docs.ts";
-import { absence, describeState } from "../documents/document.ts";
-import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards, probeMcpCards } from "../documents/mcp.ts";
-import { probeMcpEndpoint } from "../mcp-probe.ts";
-import { describeIssues, isRecord } from "../parse/json.ts";
-import { isJsonMediaType, mediaTypeOf } from "../parse/media-type.ts";
-import { A2aCardLegacySchema, A2aCardV1Schema, SECRET_MEMBER_PATTERN } from "../remote/a2a-card.ts";
-import { cardEndpoints, cardIdentity, McpCardV1Schema } from "../remote/mcp-card.ts";
-import { Verdict } from "../verdict.ts";
+} from "../../check-types.ts";
+import { loadA2aCard } from "../../documents/agent-docs.ts";
+import { absence, describeState } from "../../documents/document.ts";
+import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards, probeMcpCards } from "../../documents/mcp.ts";
+import { probeMcpEndpoint } from "../../mcp-probe.ts";
+import { describeIssues, isRecord } from "../../parse/json.ts";
+import { isJsonMediaType, mediaTypeOf } from "../../parse/media-type.ts";
+import { A2aCardLegacySchema, A2aCardV1Schema, SECRET_MEMBER_PATTERN } from "../../remote/a2a-card.ts";
+import { cardEndpoints, cardIdentity, McpCardV1Schema } from "../../remote/mcp-card.ts";
+import { Verdict } from "../../verdict.ts";
 
 const CARD_SPEC = "https://github.com/modelcontextprotocol/experimental-ext-server-card";
 

@@ -1,8 +1,8 @@
-import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { absence, describeState, targetAnswers } from "../documents/document.ts";
-import { deadFailures, sampleBlocker, sampleTargets } from "../documents/sampling.ts";
-import { loadLlmsFull, loadLlmsTxt } from "../documents/site.ts";
-import { describeAnswer, isMarkdownMediaType, mediaTypeOf } from "../parse/media-type.ts";
+import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { absence, describeState, targetAnswers } from "../../documents/document.ts";
+import { deadFailures, sampleBlocker, sampleTargets } from "../../documents/sampling.ts";
+import { loadLlmsFull, loadLlmsTxt } from "../../documents/site.ts";
+import { describeAnswer, isMarkdownMediaType, mediaTypeOf } from "../../parse/media-type.ts";
 
 const LLMS_SPEC = "https://llmstxt.org";
 

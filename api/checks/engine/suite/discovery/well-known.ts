@@ -7,12 +7,12 @@ import {
   notApplicable,
   pass,
   warn,
-} from "../check-types.ts";
-import { loadSkillsIndex } from "../documents/agent-docs.ts";
-import { loadApiCatalog } from "../documents/catalogs.ts";
-import { type DiscoveryDocument, discoveryInventory } from "../documents/inventory.ts";
-import { foundCards, loadMcpCards } from "../documents/mcp.ts";
-import { mediaTypeOf } from "../parse/media-type.ts";
+} from "../../check-types.ts";
+import { loadSkillsIndex } from "../../documents/agent-docs.ts";
+import { loadApiCatalog } from "../../documents/catalogs.ts";
+import { type DiscoveryDocument, discoveryInventory } from "../../documents/inventory.ts";
+import { foundCards, loadMcpCards } from "../../documents/mcp.ts";
+import { mediaTypeOf } from "../../parse/media-type.ts";
 
 const MAX_REVALIDATIONS = 3;
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { loadSkillsIndex } from "../documents/agent-docs.ts";
-import { describeState } from "../documents/document.ts";
-import type { ScanResponse } from "../fetch/fetcher.ts";
-import { parseFrontmatter } from "../parse/frontmatter.ts";
-import { describeIssues } from "../parse/json.ts";
-import { isSuccess, mediaTypeOf } from "../parse/media-type.ts";
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { loadSkillsIndex } from "../../documents/agent-docs.ts";
+import { describeState } from "../../documents/document.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { parseFrontmatter } from "../../parse/frontmatter.ts";
+import { describeIssues } from "../../parse/json.ts";
+import { isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
 import {
   SKILLS_SCHEMA_V1,
   SKILLS_SCHEMA_V2,
@@ -13,7 +13,7 @@ import {
   SkillEntrySchema,
   SkillFrontmatterSchema,
   SkillsIndexSchema,
-} from "../remote/skills-index.ts";
+} from "../../remote/skills-index.ts";
 
 const SKILLS_SPEC = "https://github.com/cloudflare/agent-skills-discovery-rfc";
 const MAX_SKILLS = 5;

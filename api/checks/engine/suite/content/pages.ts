@@ -1,8 +1,8 @@
-import { type CheckContext, defineCheck, fail, listProblems, pass, warn } from "../check-types.ts";
-import { loadHome, loadLlmsTxt, loadRobots, loadSitemap } from "../documents/site.ts";
-import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
-import { htmlLang, htmlLinks, htmlMeta, htmlTitle, visibleText } from "../parse/html.ts";
-import { hasType, readJsonLd } from "../parse/json-ld.ts";
+import { type CheckContext, defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
+import { loadHome, loadLlmsTxt, loadRobots, loadSitemap } from "../../documents/site.ts";
+import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
+import { htmlLang, htmlLinks, htmlMeta, htmlTitle, visibleText } from "../../parse/html.ts";
+import { hasType, readJsonLd } from "../../parse/json-ld.ts";
 
 const APP_SHELL =
   /<div\s+id=["'](?:root|app|__next|__nuxt|svelte)["'][^>]*>\s*<\/div>|enable javascript to run this app/i;

@@ -1,20 +1,20 @@
-import { type CheckContext, defineCheck, fail } from "../check-types.ts";
-import { type LoadedAiCatalog, loadAiCatalogs, loadApiCatalog } from "../documents/catalogs.ts";
-import { describeState, targetAnswers } from "../documents/document.ts";
-import { sampleBlocker, sampleTargets } from "../documents/sampling.ts";
-import type { ScanResponse } from "../fetch/fetcher.ts";
-import { isSiteFault } from "../fetch/scan-fetch-error.ts";
-import { jsonEqual } from "../parse/json.ts";
-import { parseLinkHeader } from "../parse/link-header.ts";
+import { type CheckContext, defineCheck, fail } from "../../check-types.ts";
+import { type LoadedAiCatalog, loadAiCatalogs, loadApiCatalog } from "../../documents/catalogs.ts";
+import { describeState, targetAnswers } from "../../documents/document.ts";
+import { sampleBlocker, sampleTargets } from "../../documents/sampling.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { isSiteFault } from "../../fetch/scan-fetch-error.ts";
+import { jsonEqual } from "../../parse/json.ts";
+import { parseLinkHeader } from "../../parse/link-header.ts";
 import {
   describeAnswer,
   isJsonMediaType,
   mediaTypeEssence,
   mediaTypeOf,
   mediaTypeParameters,
-} from "../parse/media-type.ts";
-import { AIR_URN_PATTERN, entryMediaType } from "../remote/ai-catalog.ts";
-import { Verdict } from "../verdict.ts";
+} from "../../parse/media-type.ts";
+import { AIR_URN_PATTERN, entryMediaType } from "../../remote/ai-catalog.ts";
+import { Verdict } from "../../verdict.ts";
 
 const RFC9727_PROFILE = "https://www.rfc-editor.org/info/rfc9727";
 const MAX_TARGETS = 8;

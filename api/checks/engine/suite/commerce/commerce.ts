@@ -1,12 +1,12 @@
-import { defineCheck, fail, listProblems, notApplicable, pass } from "../check-types.ts";
-import { loadCommerceManifests, loadPricing } from "../documents/agent-docs.ts";
-import { absence } from "../documents/document.ts";
-import { findOpenApi } from "../documents/openapi.ts";
-import { loadHome } from "../documents/site.ts";
-import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
-import { isRecord } from "../parse/json.ts";
-import { priceOffers, readJsonLd } from "../parse/json-ld.ts";
-import { mediaTypeOf } from "../parse/media-type.ts";
+import { defineCheck, fail, listProblems, notApplicable, pass } from "../../check-types.ts";
+import { loadCommerceManifests, loadPricing } from "../../documents/agent-docs.ts";
+import { absence } from "../../documents/document.ts";
+import { findOpenApi } from "../../documents/openapi.ts";
+import { loadHome } from "../../documents/site.ts";
+import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
+import { isRecord } from "../../parse/json.ts";
+import { priceOffers, readJsonLd } from "../../parse/json-ld.ts";
+import { mediaTypeOf } from "../../parse/media-type.ts";
 
 function pricingLooksMachineReadable(value: unknown): boolean {
   const text = JSON.stringify(value);

@@ -1,13 +1,13 @@
-import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass } from "../check-types.ts";
-import { loadAgentsJson } from "../documents/agent-docs.ts";
-import { absence, describeState } from "../documents/document.ts";
-import { ACCEPT_OPENAPI, findOpenApi, parseOpenApiBody } from "../documents/openapi.ts";
-import { openApiSchemaDefects } from "../openapi/schema-defects.ts";
-import { lintOpenApi, operationsOf } from "../openapi-lint.ts";
-import { describeIssues, isRecord } from "../parse/json.ts";
-import { isSuccess } from "../parse/media-type.ts";
-import { WildCardAgentsJsonSchema } from "../remote/agents-json.ts";
-import { Verdict } from "../verdict.ts";
+import { defineCheck, fail, isSecureOrLocal, listProblems, notApplicable, pass } from "../../check-types.ts";
+import { loadAgentsJson } from "../../documents/agent-docs.ts";
+import { absence, describeState } from "../../documents/document.ts";
+import { ACCEPT_OPENAPI, findOpenApi, parseOpenApiBody } from "../../documents/openapi.ts";
+import { openApiSchemaDefects } from "../../openapi/schema-defects.ts";
+import { lintOpenApi, operationsOf } from "../../openapi-lint.ts";
+import { describeIssues, isRecord } from "../../parse/json.ts";
+import { isSuccess } from "../../parse/media-type.ts";
+import { WildCardAgentsJsonSchema } from "../../remote/agents-json.ts";
+import { Verdict } from "../../verdict.ts";
 
 const OPENAPI_SPEC = "https://spec.openapis.org/oas/v3.1.1.html";
 const OAS_FORMAT = "OpenAPI 3.1 §4.3";

@@ -1,10 +1,10 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../check-types.ts";
-import { ACCEPT_MARKDOWN, advertisedHomeTwin, listedTwin, samplePage, twinUrl } from "../documents/pages.ts";
-import { probeUnknownPaths } from "../documents/probes.ts";
-import { loadHome } from "../documents/site.ts";
-import type { ScanResponse } from "../fetch/fetcher.ts";
-import { visibleText } from "../parse/html.ts";
-import { bodyLooksLikeHtml, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { ACCEPT_MARKDOWN, advertisedHomeTwin, listedTwin, samplePage, twinUrl } from "../../documents/pages.ts";
+import { probeUnknownPaths } from "../../documents/probes.ts";
+import { loadHome } from "../../documents/site.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { visibleText } from "../../parse/html.ts";
+import { bodyLooksLikeHtml, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
 
 const MD_SPEC = "https://developers.cloudflare.com/fundamentals/reference/markdown-for-agents/";
 

@@ -1,14 +1,14 @@
-import { type CheckContext, defineCheck, fail, listProblems, pass, warn } from "../check-types.ts";
-import { findApiBase } from "../documents/api-base.ts";
-import { describeState } from "../documents/document.ts";
-import { findOpenApi } from "../documents/openapi.ts";
-import { loadSecurityTxt } from "../documents/site.ts";
-import type { ScanResponse } from "../fetch/fetcher.ts";
-import { advertisesRateLimits, operationsOf } from "../openapi-lint.ts";
-import { isRecord, parseJson } from "../parse/json.ts";
-import { isSuccess, mediaTypeOf } from "../parse/media-type.ts";
-import { parseSecurityTxt } from "../parse/security-txt.ts";
-import { ProblemDetailsSchema } from "../remote/problem.ts";
+import { type CheckContext, defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
+import { findApiBase } from "../../documents/api-base.ts";
+import { describeState } from "../../documents/document.ts";
+import { findOpenApi } from "../../documents/openapi.ts";
+import { loadSecurityTxt } from "../../documents/site.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { advertisesRateLimits, operationsOf } from "../../openapi-lint.ts";
+import { isRecord, parseJson } from "../../parse/json.ts";
+import { isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
+import { parseSecurityTxt } from "../../parse/security-txt.ts";
+import { ProblemDetailsSchema } from "../../remote/problem.ts";
 
 /** Two error probes with Accept: application/json: an unknown path, and a malformed JSON body (RFC 9457 §3). */
 async function errorProbes(context: CheckContext): Promise<Array<{ label: string; response: ScanResponse }>> {
