@@ -17,16 +17,27 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
-/** A specification's short name for the table: an RFC's number, else the host and the last path segment. */
+/**
+ * A specification's short name for the table: an RFC's number, else its host. Short on purpose: a table cell never
+ * breaks a word, so a long path would widen the whole table past the page.
+ */
 function sourceName(url: string): string {
   const parsed = new URL(url);
   const rfc = /rfc(\d+)/i.exec(parsed.pathname);
-  if (rfc !== null) return `RFC ${rfc[1]}`;
-  const last = parsed.pathname
-    .split("/")
-    .filter((segment) => segment !== "")
-    .at(-1);
-  return last === undefined ? parsed.hostname : `${parsed.hostname}/…/${last}`;
+  return rfc === null ? parsed.hostname.replace(/^www\./, "") : `RFC ${rfc[1]}`;
+}
+
+/** Each source as a link; a second source on the same host is numbered so the two stay apart. */
+function sourceLinks(urls: readonly string[]): string {
+  const seen = new Map<string, number>();
+  return urls
+    .map((url) => {
+      const name = sourceName(url);
+      const count = (seen.get(name) ?? 0) + 1;
+      seen.set(name, count);
+      return `[${count === 1 ? name : `${name} (${count})`}](${url})`;
+    })
+    .join(", ");
 }
 
 function checkTables(suite: readonly CheckDefinition[]): string[] {
@@ -35,15 +46,17 @@ function checkTables(suite: readonly CheckDefinition[]): string[] {
     const checks = suite.filter((check) => check.category === category);
     if (checks.length === 0) continue;
     lines.push(`## ${CATEGORY_TITLES[category]} (\`${category}\`)`, "");
+    // Five columns, as narrow as the page allows: a wide screen must show a check whole without scrolling.
     lines.push(
-      "| Id | Title | Requests | Passes when | Severity | Profiles | Rests on |",
-      "|---|---|---|---|---|---|---|",
+      "| Check | Requests | Passes when (and what it rests on) | Severity | Profiles |",
+      "|---|---|---|---|---|",
     );
     for (const check of checks) {
       const profiles = check.profiles === "all" ? "all" : check.profiles.join(", ");
-      const sources = check.specUrls.map((url) => `[${sourceName(url)}](${url})`).join(", ");
+      const sources = sourceLinks(check.specUrls);
+      const passes = sources === "" ? check.passes : `${check.passes} (rests on ${sources})`;
       lines.push(
-        `| \`${check.id}\` | ${cell(check.title)} | ${cell(check.requests)} | ${cell(check.passes)} | ${check.severity} | ${profiles} | ${sources} |`,
+        `| \`${check.id}\`: ${cell(check.title)} | ${cell(check.requests)} | ${cell(passes)} | ${check.severity} | ${profiles} |`,
       );
     }
     lines.push("");

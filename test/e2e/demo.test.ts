@@ -49,7 +49,7 @@ describe("npm run demo", { timeout: 60_000 }, () => {
 
   it("completes a purchase through the fake's hosted checkout and hands over the file", async () => {
     const store = await (await fetch(`${url}/store`)).text();
-    const action = /<form method="post" action="(\/store\/buy\/agent-readiness-checklist)">/.exec(store)?.[1];
+    const action = /<form method="post" action="(\/store\/buy\/agent-readiness-checklist)"/.exec(store)?.[1];
     expect(action).toBeDefined();
 
     const toCheckout = await postForm(`${url}${action}`, {});
