@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { TargetNotAllowedError } from "../api/checks/engine/fetch/address-guard.ts";
+import { describeScore } from "../api/checks/engine/render-markdown.ts";
 import { type CheckProgress, runReadinessCheck } from "../api/checks/engine/run-check.ts";
 import { parseProfiles } from "../api/checks/engine/scoring.ts";
 import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/engine/settings.ts";
@@ -28,7 +29,8 @@ Checks one site for agent readiness and prints what passes, what fails and how t
   -h, --help         show this help
 
 Exit codes: 0 every gate holds; 1 the score is below --fail-under, or a regression against the baseline;
-2 the site could not be reached or scored, the target was refused, or the arguments or the baseline are wrong.
+2 the site could not be reached or scored, the report is incomplete (more than a quarter of the checks could not
+reach a verdict), the target was refused, or the arguments or the baseline are wrong.
 Private targets (tests, local work) must be listed in CHECKS_ALLOWED_TARGETS=host:port,...`;
 
 const FORMATS = ["text", "json", "junit"] as const;
@@ -54,7 +56,7 @@ function summary(result: ReadinessResult): string {
   const lines = [
     "",
     `${result.target.origin} — suite ${result.suite_version}, ${result.requests} requests in ${(result.duration_ms / 1000).toFixed(1)} s`,
-    `Score: ${score.percent === null ? "not scored" : `${score.percent}/100`} (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`,
+    `Score: ${describeScore(result)} (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`,
     `Level: ${level.value} ${level.name}${level.next === null ? "" : ` — next: ${level.next.value} ${level.next.name} needs ${level.next.requirements.map((requirement) => requirement.check).join(", ")}`}`,
   ];
   const failing = result.findings.filter((finding) => finding.status === "fail");
@@ -124,6 +126,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const comparison = baseline === null ? null : compareWithBaseline(baseline, result);
   if (baseline !== null && comparison !== null)
     for (const line of formatComparison(baseline, result, comparison)) log(line);
+  if (result.incomplete) return 2;
   if (result.score.percent === null) return result.score.error > 0 ? 2 : failUnder > 0 ? 1 : 0;
   return result.score.percent >= failUnder && (comparison?.regressions ?? 0) === 0 ? 0 : 1;
 }

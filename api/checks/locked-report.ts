@@ -1,6 +1,7 @@
 import { formatMoney } from "../../src/lib/money.ts";
 import type { ReadinessSummary } from "../../src/schemas/report.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
+import { describeCost, describeScore } from "./engine/render-markdown.ts";
 
 /** A locked report for agents: the score, the level, one line per finding, and how to unlock the fixes. */
 export function renderLockedMarkdown(
@@ -8,7 +9,7 @@ export function renderLockedMarkdown(
   offers: NonNullable<CheckReport["unlock"]>,
   pageUrl: string,
 ): string {
-  const score = result.score.percent === null ? "not scorable" : `${result.score.percent} %`;
+  const score = describeScore(result);
   const failing = result.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
   const lines = [
     `# Readiness of ${result.target.origin}`,
@@ -17,9 +18,10 @@ export function renderLockedMarkdown(
     "",
     "## Findings",
     "",
-    ...result.findings.map(
-      (finding) => `- **${finding.status}** \`${finding.id}\` ${finding.title}: ${finding.message}`,
-    ),
+    ...result.findings.map((finding) => {
+      const cost = describeCost(finding);
+      return `- **${finding.status}** \`${finding.id}\` ${finding.title}: ${finding.message}${cost === "" ? "" : ` (${cost})`}`;
+    }),
     "",
     "## Unlock the fixes",
     "",

@@ -97,7 +97,7 @@ export async function benchMixed(
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "info",
       NODE_ENV: "development",
-      CHECKS_ALLOWED_TARGETS: fixture.hostPort,
+      CHECKS_ALLOWED_TARGETS: fixture.exemplary.hostPort,
       RATE_LIMITS: "checks=1000000/60,checks-daily=1000000/86400,mcp=1000000/60",
     },
     `${siteUrl}/health`,
@@ -112,7 +112,7 @@ export async function benchMixed(
   const points: MixedPoint[] = [];
   let peakRss = 0;
   try {
-    const checkBody = JSON.stringify({ domain: fixture.origin });
+    const checkBody = JSON.stringify({ domain: fixture.exemplary.origin });
     const first = await fetch(`${siteUrl}/api/v1/checks`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -19,9 +19,14 @@ const attributes = (values: Readonly<Record<string, string | number>>): string =
     .map(([name, value]) => ` ${name}="${escapeXml(String(value))}"`)
     .join("");
 
-/** One testcase per check: fail is a failure, error an error, n/a skipped; a warning passes with its message. */
+/**
+ * One testcase per check: fail is a failure, error an error, n/a skipped; a warning passes with its message. Its time
+ * is the check's own duration (a report from before suite 2026.11.2 has none, and the attribute is left out).
+ */
 function testcase(finding: Finding, origin: string): string {
-  const head = `    <testcase${attributes({ classname: `${origin}.${finding.category}`, name: `${finding.id}: ${finding.title}` })}`;
+  const time: Record<string, string> =
+    finding.duration_ms === undefined ? {} : { time: (finding.duration_ms / 1000).toFixed(3) };
+  const head = `    <testcase${attributes({ classname: `${origin}.${finding.category}`, name: `${finding.id}: ${finding.title}`, ...time })}`;
   const detail = escapeXml(`${finding.severity}: ${finding.message}`);
   switch (finding.status) {
     case "fail":

@@ -6,7 +6,7 @@ import type { ReadinessResult } from "../../src/schemas/report.ts";
  */
 export function unreachableReason(result: ReadinessResult): string | null {
   const home = result.findings.find((finding) => finding.id === "http.home-200");
-  if (home === undefined || home.status !== "error") return null;
+  if (home === undefined || (home.status !== "error" && home.status !== "fail")) return null;
   const evidence = result.details.find((detail) => detail.id === "http.home-200")?.evidence ?? [];
   const answered = evidence.some((entry) => entry.response !== null);
   return answered ? null : (evidence.find((entry) => entry.error !== null)?.error ?? home.message);

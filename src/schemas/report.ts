@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { TimestampSchema } from "./common.ts";
 
-/** `error` is the scanner's or the network's failure and never counts as `fail`. */
+/**
+ * `fail` is the site's fault, with the evidence; `error` means the scanner could not reach a verdict for a reason that
+ * is not the site's (its own budget ran out, the site limited its requests, a bug) and never counts as `fail`.
+ */
 export const CheckStatusSchema = z.enum(["pass", "warn", "fail", "n/a", "error"]);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;
 
@@ -65,8 +68,28 @@ export const FindingSchema = z.strictObject({
   severity: SeveritySchema,
   status: CheckStatusSchema,
   message: z.string(),
+  /** How long the check ran, waits for documents other checks were fetching included (absent before suite 2026.11.2). */
+  duration_ms: z.int().min(0).optional(),
+  /** Network requests this check sent itself, redirect hops included (absent before suite 2026.11.2). */
+  requests: z.int().min(0).optional(),
+  /** Responses it took from the scan's cache instead, because another check had fetched them (absent before 2026.11.2). */
+  reused: z.int().min(0).optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
+
+/** The requirement keyword of the clause a finding rests on (RFC 2119); a HINT is advice with no keyword. */
+export const ClauseKeywordSchema = z.enum(["MUST", "SHOULD", "MAY", "HINT"]);
+export type ClauseKeyword = z.infer<typeof ClauseKeywordSchema>;
+
+/** A requirement of a specification the site does not meet, as the check judged it: MUST fails, SHOULD warns, MAY and HINT inform. */
+export const ClauseSchema = z.strictObject({
+  keyword: ClauseKeywordSchema,
+  /** Where the requirement is written, e.g. `RFC 9727 §2` or `llmstxt.org`. */
+  source: z.string(),
+  /** What the site does that the clause is about. */
+  problem: z.string(),
+});
+export type Clause = z.infer<typeof ClauseSchema>;
 
 /** The locked part: the evidence trail and how to fix it. */
 export const CheckDetailSchema = z.strictObject({
@@ -76,6 +99,8 @@ export const CheckDetailSchema = z.strictObject({
   /** A copy-paste prompt for a coding agent. */
   prompt: z.string(),
   spec_urls: z.array(z.url()),
+  /** The clauses behind the verdict, each with its keyword (absent before suite 2026.11.2). */
+  clauses: z.array(ClauseSchema).default([]),
 });
 export type CheckDetail = z.infer<typeof CheckDetailSchema>;
 
@@ -89,7 +114,7 @@ const TallySchema = {
 };
 
 export const ScoreSchema = z.strictObject({
-  /** round(100 × pass / (pass + fail)); null when nothing could be scored. */
+  /** round(100 × pass / (pass + fail)); null when nothing could be scored, or the report is incomplete. */
   percent: z.int().min(0).max(100).nullable(),
   ...TallySchema,
 });
@@ -134,8 +159,15 @@ export const ReadinessSummaryShape = {
     inferred: z.array(ProfileSchema),
     applied: z.array(ProfileSchema),
     overridden: z.boolean(),
+    /** Why each inferred profile was inferred: the evidence of need, e.g. "an OpenAPI description" (DESIGN §8). */
+    reasons: z.partialRecord(ProfileSchema, z.string()).default({}),
   }),
   score: ScoreSchema,
+  /**
+   * More than a quarter of the applicable checks ended in `error`: the report says too little to be trusted, so its
+   * `score.percent` is null (no healthy-looking number) and `npm run check -- --fail-under` fails on it.
+   */
+  incomplete: z.boolean().default(false),
   level: LevelSchema,
   categories: z.array(CategoryResultSchema),
   findings: z.array(FindingSchema),

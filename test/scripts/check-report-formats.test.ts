@@ -15,7 +15,8 @@ function report(findings: Finding[]): ReadinessResult {
     checked_at: "2026-11-20T10:00:00.000Z",
     duration_ms: 1234,
     requests: 40,
-    profile: { inferred: ["content"], applied: ["content"], overridden: false },
+    incomplete: false,
+    profile: { inferred: ["content"], reasons: {}, applied: ["content"], overridden: false },
     score: { percent: 50, pass: 1, fail: 1, warn: 0, na: 0, error: 0 },
     level: { value: 1, name: "Basic Web Presence", next: null },
     categories: [],
@@ -87,7 +88,7 @@ describe("comparing a report with its baseline", () => {
 
 describe("the JUnit report", () => {
   const result = report([
-    finding("robots.exists", "pass"),
+    { ...finding("robots.exists", "pass"), duration_ms: 1250, requests: 1 },
     finding("llms.exists", "fail", 'llms.txt answers 200 "text/html" <html> & more \u0007'),
     finding("mcp.live", "error", "timed out"),
     finding("oauth.as", "n/a", "nothing uses OAuth"),
@@ -116,5 +117,12 @@ describe("the JUnit report", () => {
     expect(cases[3]?.skipped).toMatchObject({ message: "nothing uses OAuth" });
     expect(cases[4]?.["system-out"]).toBe("warn (medium): text/plain rather than text/markdown");
     expect(suite.properties.property).toContainEqual({ name: "score", value: "50" });
+  });
+
+  it("gives each testcase the time its check took, in seconds, and none when the report did not record it", () => {
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml);
+    const cases = parsed.testsuites.testsuite.testcase as Array<Record<string, unknown>>;
+    expect(cases[0]?.time).toBe("1.250");
+    expect(cases[1]).not.toHaveProperty("time");
   });
 });

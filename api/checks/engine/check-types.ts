@@ -1,4 +1,4 @@
-import type { CheckCategory, CheckStatus, Profile, Severity } from "../../../src/schemas/report.ts";
+import type { CheckCategory, CheckStatus, Clause, Profile, Severity } from "../../../src/schemas/report.ts";
 import type { AgentDnsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import type { SiteFacts } from "./site-facts.ts";
@@ -6,6 +6,8 @@ import type { SiteFacts } from "./site-facts.ts";
 export interface CheckOutcome {
   status: CheckStatus;
   message: string;
+  /** The specification clauses the verdict rests on (see verdict.ts). */
+  clauses?: Clause[];
 }
 
 /** What a check sees while it runs: the target, its own evidence trail, the soft-404 fingerprints, and more. */
@@ -23,6 +25,10 @@ export interface CheckDefinition {
   /** Stable across suite versions; never reused for a different rule. */
   id: string;
   title: string;
+  /** What the check requests from the site, in a few words (the catalogue page's "Requests" column). */
+  requests: string;
+  /** What passes, and what warns or fails and why, in a sentence (the catalogue page's "Passes when" column). */
+  passes: string;
   category: CheckCategory;
   severity: Severity;
   /** The profiles a check is meant for; anything else makes it `n/a`. */
@@ -31,10 +37,6 @@ export interface CheckDefinition {
   /** A copy-paste instruction for a coding agent. */
   prompt: string;
   specUrls: readonly string[];
-  /** For the catalogue page: what the check requests (a few words). */
-  requests?: string;
-  /** For the catalogue page: what passes, and what warns or fails and why. */
-  passes?: string;
   run(context: CheckContext): Promise<CheckOutcome>;
 }
 

@@ -59,7 +59,8 @@ export function describeResponse(response: ScanResponse): string {
   const essence = mediaTypeOf(response);
   const redirects = response.redirects.length === 0 ? "" : ` after ${response.redirects.length} redirect(s)`;
   const size = response.method === "HEAD" ? "" : `, ${formatBytes(response.body.length)}`;
-  return `${response.status}${essence === "" ? ", no Content-Type" : ` ${essence}`}${size}${redirects}`;
+  const fault = response.fault === null ? "" : `: ${response.fault.message}`;
+  return `${response.status}${essence === "" ? ", no Content-Type" : ` ${essence}`}${size}${redirects}${fault}`;
 }
 
 /**
@@ -75,6 +76,8 @@ export class EvidenceTrail {
 
   /** The origin being checked. */
   private readonly origin: string;
+  /** Network requests this trail's check sent itself, redirect hops included. */
+  private sent = 0;
 
   constructor(fetcher: ScanFetcher, userAgent: string, origin: string) {
     this.fetcher = fetcher;
@@ -93,7 +96,12 @@ export class EvidenceTrail {
     if (agent !== undefined && agent !== this.userAgent) shownHeaders["user-agent"] = agent;
     const shownRequest = { method, url: new URL(request.url).href, headers: shownHeaders };
     try {
-      const { response, reused } = await this.fetcher.fetch(request);
+      const { response, reused } = await this.fetcher.fetch({
+        ...request,
+        onSent: () => {
+          this.sent += 1;
+        },
+      });
       this.push(response, {
         request: shownRequest,
         response: {
@@ -159,6 +167,11 @@ export class EvidenceTrail {
   /** The scan already fetched this URL with GET, so resolving it costs nothing. */
   hasFetched(url: string | URL): boolean {
     return this.fetcher.peekGet(url) !== undefined;
+  }
+
+  /** Requests this check sent, and responses it took from the scan's cache instead. */
+  get spending(): { requests: number; reused: number } {
+    return { requests: this.sent, reused: this.entries.filter((entry) => entry.reused).length };
   }
 
   /** Replaces the finding of the latest entry that recorded `response`. */

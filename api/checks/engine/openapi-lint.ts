@@ -1,10 +1,5 @@
 import { isRecord } from "./parse/json.ts";
-
-export interface OpenApiLint {
-  errors: string[];
-  cautions: string[];
-  operations: number;
-}
+import type { Verdict } from "./verdict.ts";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -57,35 +52,46 @@ function securityNames(requirements: unknown): string[] {
 }
 
 const ERROR_RESPONSE = /^(4\d\d|5\d\d|4XX|5XX|default)$/;
+const OAS = "OpenAPI 3.1 §4.8";
 
-/** Structural checks an agent depends on (landscape §3.12); not a full schema validation. */
-export function lintOpenApi(spec: Record<string, unknown>, isAcceptableServer: (url: URL) => boolean): OpenApiLint {
-  const errors: string[] = [];
-  const cautions: string[] = [];
+/**
+ * What an agent depends on beyond the schema (landscape §3.12), each at the strength the specification gives it:
+ * unique operationIds, declared security schemes and resolvable local $refs are MUSTs; operationIds themselves,
+ * summaries, servers and documented errors are optional in OpenAPI, so their absence is noted, not failed.
+ */
+export function lintOpenApi(
+  spec: Record<string, unknown>,
+  isAcceptableServer: (url: URL) => boolean,
+  verdict: Verdict,
+): number {
   const version = typeof spec.openapi === "string" ? spec.openapi : null;
-  if (version === null) errors.push(`it is Swagger ${String(spec.swagger)}, not OpenAPI 3.x`);
-  else if (!/^3\.[0-2]\.\d+$/.test(version)) errors.push(`openapi "${version}" is not 3.0, 3.1 or 3.2`);
-  const info = isRecord(spec.info) ? spec.info : null;
-  if (info === null || typeof info.title !== "string" || typeof info.version !== "string")
-    errors.push("info.title and info.version are required");
+  if (version === null) verdict.should(OAS, `it is Swagger ${String(spec.swagger)}, which OpenAPI 3 replaced`);
+  else if (!/^3\.[0-2]\.\d+$/.test(version)) verdict.must(`${OAS}.1`, `openapi "${version}" is not 3.0, 3.1 or 3.2`);
   const operations = operationsOf(spec);
-  if (operations.length === 0) errors.push("paths lists no operations");
+  if (operations.length === 0) verdict.should(`${OAS}.1`, "paths lists no operations, so an agent has nothing to call");
   const servers = Array.isArray(spec.servers) ? spec.servers.filter(isRecord) : [];
-  if (servers.length === 0) errors.push("no servers are declared");
+  if (servers.length === 0)
+    verdict.hint(`${OAS}.1`, "no servers are declared, so clients assume the document's own host");
   for (const server of servers) {
     const url = typeof server.url === "string" ? server.url : "";
-    if (!URL.canParse(url)) errors.push(`server "${url}" is not an absolute URL`);
-    else if (!isAcceptableServer(new URL(url))) cautions.push(`server ${url} is not https`);
+    if (!URL.canParse(url)) verdict.hint(`${OAS}.5`, `server "${url}" is relative to the document's URL`);
+    else if (!isAcceptableServer(new URL(url))) verdict.should("RFC 9110 §4.2.2", `server ${url} is not https`);
   }
   const ids = operations
     .map((entry) => entry.operation.operationId)
     .filter((id): id is string => typeof id === "string" && id !== "");
-  if (ids.length < operations.length) errors.push(`${operations.length - ids.length} operation(s) have no operationId`);
-  if (new Set(ids).size < ids.length) errors.push("operationIds are not unique");
+  if (ids.length < operations.length) {
+    const message = `${operations.length - ids.length} of ${operations.length} operation(s) have no operationId, which tools use to name calls`;
+    if (ids.length === 0) verdict.should(`${OAS}.10`, message);
+    else verdict.hint(`${OAS}.10`, message);
+  }
+  const duplicates = [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
+  if (duplicates.length > 0) verdict.must(`${OAS}.10`, `operationIds are not unique: ${duplicates.join(", ")}`);
   const undescribed = operations.filter(
     (entry) => typeof entry.operation.summary !== "string" && typeof entry.operation.description !== "string",
   );
-  if (undescribed.length > 0) cautions.push(`${undescribed.length} operation(s) have neither summary nor description`);
+  if (undescribed.length > 0)
+    verdict.hint(`${OAS}.10`, `${undescribed.length} operation(s) have neither summary nor description`);
   const withoutErrors = operations.filter(
     (entry) =>
       !(
@@ -94,7 +100,8 @@ export function lintOpenApi(spec: Record<string, unknown>, isAcceptableServer: (
       ),
   );
   if (withoutErrors.length > 0)
-    errors.push(
+    verdict.hint(
+      `${OAS}.16`,
       `${withoutErrors.length} operation(s) document no error response, e.g. ${withoutErrors[0]?.method.toUpperCase() ?? ""} ${withoutErrors[0]?.path ?? ""}`,
     );
   const components = isRecord(spec.components) ? spec.components : {};
@@ -104,12 +111,13 @@ export function lintOpenApi(spec: Record<string, unknown>, isAcceptableServer: (
     ...operations.flatMap((entry) => securityNames(entry.operation.security)),
   ]);
   const undeclared = [...used].filter((name) => !schemes.includes(name));
-  if (undeclared.length > 0) errors.push(`security uses undeclared scheme(s): ${undeclared.join(", ")}`);
+  if (undeclared.length > 0) verdict.must(`${OAS}.30`, `security uses undeclared scheme(s): ${undeclared.join(", ")}`);
   const refs = new Set<string>();
   collectRefs(spec, refs);
   const broken = [...refs].filter((ref) => ref.startsWith("#/") && !resolvePointer(spec, ref));
-  if (broken.length > 0) errors.push(`${broken.length} local $ref(s) point nowhere, e.g. ${broken[0] ?? ""}`);
-  return { errors, cautions, operations: operations.length };
+  if (broken.length > 0)
+    verdict.must(`${OAS}.23`, `${broken.length} local $ref(s) point nowhere, e.g. ${broken[0] ?? ""}`);
+  return operations.length;
 }
 
 /** The description says the API is rate limited: a documented 429 or RateLimit headers. */

@@ -7,7 +7,14 @@ import {
   type ReadinessResult,
   ReadinessResultSchema,
 } from "../../../src/schemas/report.ts";
-import { type CheckContext, type CheckDefinition, type CheckOutcome, notApplicable, scanError } from "./check-types.ts";
+import {
+  type CheckContext,
+  type CheckDefinition,
+  type CheckOutcome,
+  fail,
+  notApplicable,
+  scanError,
+} from "./check-types.ts";
 import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
@@ -15,12 +22,12 @@ import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
 import type { HostLookup } from "./fetch/address-guard.ts";
 import { ScanFetcher } from "./fetch/fetcher.ts";
-import { ScanFetchError } from "./fetch/scan-fetch-error.ts";
+import { isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
-import { categoryResults, isApplicable, scoreResults } from "./scoring.ts";
+import { categoryResults, isApplicable, isIncomplete, scoreResults } from "./scoring.ts";
 import type { CheckerSettings } from "./settings.ts";
-import { gatherSignals, inferProfiles, type SiteFacts } from "./site-facts.ts";
+import { gatherSignals, inferProfiles, profileReasons, type SiteFacts } from "./site-facts.ts";
 import { CHECK_SUITE, SUITE_VERSION } from "./suite/registry.ts";
 
 export type CheckProgress =
@@ -48,6 +55,7 @@ interface CheckRun {
   definition: CheckDefinition;
   outcome: CheckOutcome;
   trail: EvidenceTrail | null;
+  durationMs: number;
 }
 
 /**
@@ -68,11 +76,15 @@ function ignoreScanFailure(error: unknown): null {
   throw error;
 }
 
+/**
+ * A request that got no answer ends the check: as `fail` when the site is to blame (it hung, broke the connection,
+ * pointed at an address no public client can reach), as `error` when the scanner's own limits stopped it.
+ */
 async function runOne(definition: CheckDefinition, context: CheckContext): Promise<CheckOutcome> {
   try {
     return await definition.run(context);
   } catch (error) {
-    if (error instanceof ScanFetchError) return scanError(error.message);
+    if (error instanceof ScanFetchError) return isSiteFault(error) ? fail(error.message) : scanError(error.message);
     return scanError(`the checker failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
@@ -80,7 +92,7 @@ async function runOne(definition: CheckDefinition, context: CheckContext): Promi
 /**
  * Checks one site: refuses non-public targets (throws TargetNotAllowedError before any request), learns what the site
  * publishes, infers its profiles, runs every applicable check of the suite with one shared, bounded fetcher, and
- * scores the result. Scanner failures are `error`, never `fail`.
+ * scores the result. What the site does wrong is `fail`; what stopped the scanner is `error`, never `fail`.
  */
 export async function runReadinessCheck(options: RunReadinessCheckOptions): Promise<ReadinessResult> {
   const started = performance.now();
@@ -103,7 +115,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     const signals = await gatherSignals({ target, trail: newTrail(), fallbacks });
     const inferred = inferProfiles(signals);
     const applied = options.profile === undefined ? inferred : [...options.profile];
-    facts = { signals, inferred, applied, overridden: options.profile !== undefined };
+    facts = { signals, reasons: profileReasons(signals), inferred, applied, overridden: options.profile !== undefined };
     options.onProgress?.({ kind: "profile", inferred, applied });
     const agentDns = options.agentDns ?? dnsOverHttpsResolver();
     const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns };
@@ -120,14 +132,22 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     await fetcher.close();
   }
   const scored = runs.map((run) => ({ definition: run.definition, status: run.outcome.status }));
+  const incomplete = isIncomplete(scored);
+  const score = scoreResults(scored);
   return ReadinessResultSchema.parse({
     suite_version: SUITE_VERSION,
     target: { input: target.input, origin: target.origin },
     checked_at: checkedAt.toISOString(),
     duration_ms: Math.round(performance.now() - started),
     requests: fetcher.requestCount,
-    profile: { inferred: facts.inferred, applied: facts.applied, overridden: facts.overridden },
-    score: scoreResults(scored),
+    profile: {
+      inferred: facts.inferred,
+      applied: facts.applied,
+      overridden: facts.overridden,
+      reasons: facts.reasons,
+    },
+    score: incomplete ? { ...score, percent: null } : score,
+    incomplete,
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
     categories: categoryResults(scored),
     findings: runs.map(toFinding),
@@ -146,11 +166,14 @@ async function runApplicable(
     return {
       definition,
       trail: null,
+      durationMs: 0,
       outcome: notApplicable(`applies to ${wanted} sites; this one was checked as ${applied.join(", ") || "none"}`),
     };
   }
   const context = contextFor();
-  return { definition, trail: context.trail, outcome: await runOne(definition, context) };
+  const started = performance.now();
+  const outcome = await runOne(definition, context);
+  return { definition, trail: context.trail, outcome, durationMs: Math.round(performance.now() - started) };
 }
 
 function toFinding(run: CheckRun): Finding {
@@ -162,6 +185,8 @@ function toFinding(run: CheckRun): Finding {
     severity: definition.severity,
     status: outcome.status,
     message: outcome.message,
+    duration_ms: run.durationMs,
+    ...(run.trail?.spending ?? { requests: 0, reused: 0 }),
   };
 }
 
@@ -173,5 +198,6 @@ function toDetail(run: CheckRun): CheckDetail {
     remediation: definition.remediation,
     prompt: definition.prompt,
     spec_urls: [...definition.specUrls],
+    clauses: run.outcome.clauses ?? [],
   };
 }

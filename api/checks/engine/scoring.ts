@@ -42,6 +42,16 @@ export function scoreResults(results: readonly ScoredResult[]): Score {
   return tally(results);
 }
 
+/**
+ * More than a quarter of the applicable checks could not reach a verdict (DESIGN §8): the rest is too thin a sample
+ * to show a score as if it described the site.
+ */
+export function isIncomplete(results: readonly ScoredResult[]): boolean {
+  const applicable = results.filter((result) => result.status !== "n/a").length;
+  const errors = results.filter((result) => result.status === "error").length;
+  return applicable > 0 && errors * 4 > applicable;
+}
+
 export function categoryResults(results: readonly ScoredResult[]): CategoryResult[] {
   return CheckCategorySchema.options.map((id) => ({
     id,

@@ -17,7 +17,10 @@ export interface CheckerLimits {
   maxRedirects: number;
   /** Requests in flight at once against the target. */
   maxConcurrency: number;
-  /** The last requests of the budget, which sampling (link resolution) may not use: essential fetches keep them. */
+  /**
+   * The last requests of the budget, which sampling (link resolution) may not use: essential fetches keep them. A site
+   * that publishes every surface (this service itself) needs about 20 essential requests after the samples.
+   */
   sampleReserve: number;
 }
 
@@ -28,7 +31,7 @@ export const DEFAULT_CHECKER_LIMITS: CheckerLimits = Object.freeze({
   maxResponseBytes: 1_000_000,
   maxRedirects: 3,
   maxConcurrency: 6,
-  sampleReserve: 12,
+  sampleReserve: 20,
 });
 
 /** A `host[:port]` the checker may reach although it is not public; `port: null` means any port. */

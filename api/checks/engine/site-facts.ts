@@ -1,4 +1,4 @@
-import type { Profile } from "../../../src/schemas/report.ts";
+import { type Profile, ProfileSchema } from "../../../src/schemas/report.ts";
 import {
   loadA2aCard,
   loadAgentsJson,
@@ -13,15 +13,19 @@ import type { DocumentContext, JsonDocument } from "./documents/document.ts";
 import { loadMcpCards } from "./documents/mcp.ts";
 import { findOpenApi } from "./documents/openapi.ts";
 import { loadHome, loadLlmsFull, loadLlmsTxt } from "./documents/site.ts";
+import { ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { htmlLinks } from "./parse/html.ts";
 import { isRecord } from "./parse/json.ts";
 import { priceOffers, readJsonLd } from "./parse/json-ld.ts";
 import { parseLinkHeader } from "./parse/link-header.ts";
 import { isMarkdownMediaType } from "./parse/media-type.ts";
+import { documentationEvidence } from "./profiles/docs-evidence.ts";
 
 /** What the scan found before the checks ran; it decides the inferred profiles. */
 export interface SiteSignals {
   htmlHome: boolean;
+  /** Why the site is a documentation site (see profiles/docs-evidence.ts), or null. */
+  documentation: string | null;
   llmsTxt: boolean;
   llmsFull: boolean;
   markdownAlternate: boolean;
@@ -40,6 +44,8 @@ export interface SiteSignals {
 
 export interface SiteFacts {
   signals: SiteSignals;
+  /** For each inferred profile, the evidence of need it was inferred from. */
+  reasons: ProfileReasons;
   inferred: Profile[];
   applied: Profile[];
   overridden: boolean;
@@ -74,8 +80,13 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
       (link) => link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? ""),
     );
   });
+  const documentation = documentationEvidence(context).catch((error: unknown) => {
+    if (error instanceof ScanFetchError) return null;
+    throw error;
+  });
   const [
     htmlHome,
+    docs,
     offers,
     alternate,
     llmsTxt,
@@ -93,11 +104,12 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
     commerceProtocol,
   ] = await Promise.all([
     home,
+    documentation,
     jsonLdOffers,
     markdownAlternate,
     safely(async () => (await loadLlmsTxt(context)).llms !== null),
     safely(async () => (await loadLlmsFull(context)).llms !== null),
-    safely(async () => (await findOpenApi(context)).spec !== null),
+    safely(async () => (await findOpenApi(context)).document !== null),
     safely(async () => ((await loadApiCatalog(context)).linkset?.contexts.length ?? 0) > 0),
     safely(async () => jsonFound(await loadAgentsJson(context))),
     safely(async () => jsonFound(await loadProtectedResourceMetadata(context))),
@@ -119,6 +131,7 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
   ]);
   return {
     htmlHome,
+    documentation: docs,
     llmsTxt,
     llmsFull,
     markdownAlternate: alternate,
@@ -136,16 +149,43 @@ export async function gatherSignals(context: DocumentContext): Promise<SiteSigna
   };
 }
 
-/** Profiles follow what a site publishes, so a content site is never judged on MCP or OAuth it has no use for. */
+export type ProfileReasons = Partial<Record<Profile, string>>;
+
+/**
+ * The evidence of need behind each profile (DESIGN §8): an HTML homepage, a documentation site, an API, an agent
+ * surface, a store. Never llms.txt or Markdown alone, which every site may publish: a content site is never judged
+ * on documentation, MCP or OAuth it has no use for.
+ */
+export function profileReasons(signals: SiteSignals): ProfileReasons {
+  const first = (pairs: ReadonlyArray<[boolean, string]>): string | undefined => pairs.find(([found]) => found)?.[1];
+  const reasons: ProfileReasons = {
+    content: first([[signals.htmlHome, "the homepage is an HTML page"]]),
+    docs: signals.documentation ?? undefined,
+    api: first([
+      [signals.openApi, "an OpenAPI description"],
+      [signals.apiCatalog, "an api-catalog"],
+      [signals.protectedResource, "OAuth protected-resource metadata"],
+      [signals.agentsJson, "an agents.json"],
+    ]),
+    agent: first([
+      [signals.mcpCard, "an MCP server card"],
+      [signals.a2aCard, "an A2A agent card"],
+      [signals.aiCatalog, "an AI catalog"],
+      [signals.skillsIndex, "an agent-skills index"],
+      [signals.webBotAuth, "a Web Bot Auth key directory"],
+    ]),
+    commerce: first([
+      [signals.commerceProtocol, "a UCP or ACP manifest"],
+      [signals.pricing, "prices (JSON-LD offers or /pricing.json)"],
+    ]),
+  };
+  return Object.fromEntries(Object.entries(reasons).filter(([, reason]) => reason !== undefined));
+}
+
+/** Profiles in their canonical order, each inferred from evidence of need. */
 export function inferProfiles(signals: SiteSignals): Profile[] {
-  const profiles: Profile[] = [];
-  if (signals.htmlHome) profiles.push("content");
-  if (signals.llmsTxt || signals.llmsFull || signals.markdownAlternate) profiles.push("docs");
-  if (signals.openApi || signals.apiCatalog || signals.agentsJson || signals.protectedResource) profiles.push("api");
-  if (signals.mcpCard || signals.a2aCard || signals.skillsIndex || signals.aiCatalog || signals.webBotAuth)
-    profiles.push("agent");
-  if (signals.pricing || signals.commerceProtocol) profiles.push("commerce");
-  return profiles;
+  const reasons = profileReasons(signals);
+  return ProfileSchema.options.filter((profile) => reasons[profile] !== undefined);
 }
 
 /** The site offers surfaces meant for agents, so blocking agents in robots.txt contradicts it. */

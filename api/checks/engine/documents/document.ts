@@ -1,6 +1,7 @@
 import type { EvidenceTrail } from "../evidence.ts";
 import { bodyDigest } from "../fetch/body-digest.ts";
 import type { ScanResponse } from "../fetch/fetcher.ts";
+import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
 import type { CheckTarget } from "../fetch/target.ts";
 import { type JsonParseResult, parseJson } from "../parse/json.ts";
 import { answersUsefully, isHtmlResponse, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
@@ -17,7 +18,9 @@ export interface DocumentContext {
  * - missing: a 4xx (RFC 9309 reads a missing robots.txt the same way)
  * - fallback: a 2xx that is not the document: an HTML page where JSON/text/XML was expected, or the very body the site
  *   serves for paths that cannot exist (an SPA shell or catch-all; http.soft404's probes provide the fingerprints)
- * - broken: a 5xx, or a redirect chain longer than the scan follows
+ * - broken: a 5xx; a redirect the scan would not follow (a loop, too many hops, a private address); a body over the
+ *   size cap (an oversize file or a decompression bomb); or a text document that is not UTF-8 (RFC 8259 §8.1,
+ *   RFC 9309 §2.2, sitemaps.org, llmstxt.org all require it)
  */
 export type DocumentState = "found" | "missing" | "fallback" | "broken";
 
@@ -48,9 +51,12 @@ export function classifyResponse(
   options: { htmlExpected?: boolean } = {},
 ): DocumentState {
   if (response.status >= 200 && response.status < 300) {
+    // A page may be large and in any charset; its size and encoding are not what makes it the homepage.
     if (options.htmlExpected === true) return "found";
-    return isHtmlResponse(response) || isFallbackBody(context, response) ? "fallback" : "found";
+    if (isHtmlResponse(response) || isFallbackBody(context, response)) return "fallback";
+    return response.fault !== null || response.invalidUtf8At !== null ? "broken" : "found";
   }
+  if (response.fault !== null) return "broken";
   if (response.status >= 400 && response.status < 500) return "missing";
   return "broken";
 }
@@ -65,22 +71,33 @@ export async function fetchDocument(context: DocumentContext, url: string, accep
 }
 
 /**
- * The first candidate that is not missing: an HTML fallback or a server error stops the search as well. When all are
- * missing, the first (canonical) location is reported.
+ * The first candidate the site really serves, in the order of its spec generations. A location that is missing, is
+ * the site's fallback page, is broken, or does not answer at all never stops the probe of the next one (DESIGN §8).
+ * When none is found, the first location that said something (broken over fallback over missing) is reported, and a
+ * location that did not answer is thrown only when no other location answered.
  */
 export async function firstPresent(
   context: DocumentContext,
   urls: readonly string[],
   accept: string,
 ): Promise<FetchedDocument> {
-  let first: FetchedDocument | null = null;
+  const answered: FetchedDocument[] = [];
+  let failure: ScanFetchError | null = null;
   for (const url of urls) {
-    const document = await fetchDocument(context, url, accept);
-    if (document.state !== "missing") return document;
-    first ??= document;
+    try {
+      const document = await fetchDocument(context, url, accept);
+      if (document.state === "found") return document;
+      answered.push(document);
+    } catch (error) {
+      if (!(error instanceof ScanFetchError)) throw error;
+      failure ??= error;
+    }
   }
-  if (first === null) throw new Error("firstPresent needs at least one candidate");
-  return first;
+  const rank: Record<DocumentState, number> = { broken: 0, fallback: 1, missing: 2, found: 3 };
+  const best = [...answered].sort((left, right) => rank[left.state] - rank[right.state])[0];
+  if (best !== undefined && (failure === null || best.state !== "missing")) return best;
+  if (failure !== null) throw failure;
+  throw new Error("firstPresent needs at least one candidate");
 }
 
 export async function fetchJsonDocument(context: DocumentContext, url: string, accept: string): Promise<JsonDocument> {
@@ -90,6 +107,18 @@ export async function fetchJsonDocument(context: DocumentContext, url: string, a
 
 export function withJson(document: FetchedDocument): JsonDocument {
   return { ...document, json: document.state === "found" ? parseJson(document.response.text) : null };
+}
+
+/**
+ * An optional surface the site does not have: a 4xx, or the site's fallback page standing in for it. The fallback is
+ * one root cause, charged once to http.soft404 (DESIGN §8), so the optional checks behind it are n/a, not fails.
+ */
+export function absence(document: FetchedDocument, name: string): string | null {
+  if (document.state === "missing")
+    return `no ${name} (${document.response.status} at ${new URL(document.url).pathname})`;
+  if (document.state === "fallback")
+    return `no ${name}: ${new URL(document.url).pathname} answers the site's fallback page (charged once, to http.soft404)`;
+  return null;
 }
 
 /** A one-line account of why a document is not usable. */
@@ -106,8 +135,11 @@ export function describeState(document: FetchedDocument, name: string): string {
         ? `${name} answers ${response.status} with an HTML page (an SPA fallback or soft 404), not the document`
         : `${name} answers ${response.status} with the same body as a path that cannot exist (a catch-all), not the document`;
     case "broken":
+      if (response.fault !== null) return `${name} is unusable: ${response.fault.message}`;
+      if (response.invalidUtf8At !== null && isSuccess(response))
+        return `${name} is not valid UTF-8 (the first bad byte is at offset ${response.invalidUtf8At})`;
       return response.status >= 300 && response.status < 400
-        ? `${name} redirects more than the scan follows (${response.redirects.length} hops)`
+        ? `${name} answers ${response.status} without a usable Location`
         : `${name} answers ${response.status} at ${where}`;
   }
 }

@@ -1,12 +1,19 @@
-import { entryMediaType, MCP_CARD_MEDIA_TYPE } from "../remote/ai-catalog.ts";
+import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
+import { isRecord } from "../parse/json.ts";
+import { AiCatalogEntrySchema, entryMediaType, MCP_CARD_MEDIA_TYPE } from "../remote/ai-catalog.ts";
 import { cardEndpoints, LegacyMcpCardSchema, McpCardV1Schema } from "../remote/mcp-card.ts";
 import { catalogEntries, loadAiCatalogs } from "./catalogs.ts";
-import { type DocumentContext, fetchJsonDocument, type JsonDocument, pathUrl } from "./document.ts";
+import { ACCEPT_JSON, type DocumentContext, fetchJsonDocument, type JsonDocument, pathUrl } from "./document.ts";
 
 export const ACCEPT_MCP_CARD = `${MCP_CARD_MEDIA_TYPE}, application/json;q=0.9`;
 
 /** Where a card was looked for: its generation decides what "outdated" means. */
-export type McpCardSource = "ai-catalog" | "well-known-server-card" | "well-known-mcp-json" | "endpoint-server-card";
+export type McpCardSource =
+  | "ai-catalog"
+  | "mcp-catalog"
+  | "well-known-server-card"
+  | "well-known-mcp-json"
+  | "endpoint-server-card";
 
 export interface LoadedMcpCard {
   url: string;
@@ -16,30 +23,93 @@ export interface LoadedMcpCard {
   card: unknown;
 }
 
+export interface McpCardProbe {
+  /** Every location that answered, whatever it answered. */
+  cards: LoadedMcpCard[];
+  /** Locations that did not answer at all (they never stop the probe of the others). */
+  unreachable: Array<{ url: string; source: McpCardSource; error: ScanFetchError }>;
+}
+
 const MAX_CATALOG_CARDS = 2;
 
+/** The draft MCP Catalog (experimental-ext-server-card docs/discovery.md): `{specVersion, entries[]}`, AI Catalog entries. */
+async function mcpCatalogEntries(context: DocumentContext): Promise<string[]> {
+  const document = await fetchJsonDocument(context, pathUrl(context, "/.well-known/mcp/catalog.json"), ACCEPT_JSON);
+  const value = document.json?.ok === true ? document.json.value : null;
+  const entries = isRecord(value) && Array.isArray(value.entries) ? value.entries : [];
+  return entries.flatMap((raw) => {
+    const entry = AiCatalogEntrySchema.safeParse(raw);
+    if (!entry.success || entryMediaType(entry.data) !== MCP_CARD_MEDIA_TYPE || entry.data.url === undefined) return [];
+    return URL.canParse(entry.data.url, document.response.url)
+      ? [new URL(entry.data.url, document.response.url).href]
+      : [];
+  });
+}
+
+/** A location's failure to answer is kept aside: the next generation's location is probed all the same. */
+async function settle<T>(read: () => Promise<T>, failures: ScanFetchError[]): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof ScanFetchError)) throw error;
+    failures.push(error);
+    return null;
+  }
+}
+
 /**
- * Every generation of MCP server card (landscape §3.3): AI-catalog entries, SEP-2127's
- * `/.well-known/mcp/server-card.json`, SEP-1649's `/.well-known/mcp.json`, and the extension's
- * `<streamable-http-url>/server-card` for each endpoint a found card names.
+ * Every generation of MCP server card (landscape §3.3): entries of the AI catalogs and of the draft MCP Catalog,
+ * SEP-2127's `/.well-known/mcp/server-card.json`, SEP-1649's `/.well-known/mcp.json`, and the extension's
+ * `<streamable-http-url>/server-card` for each endpoint a found card names. A refused or failed location never stops
+ * the others (DESIGN §8): a catalog whose redirect was refused still leaves the card's own location to be fetched.
  */
-export async function loadMcpCards(context: DocumentContext): Promise<LoadedMcpCard[]> {
-  const catalogs = await loadAiCatalogs(context);
-  const planned: Array<{ url: string; source: McpCardSource }> = catalogEntries(catalogs)
-    .filter((entry) => entryMediaType(entry) === MCP_CARD_MEDIA_TYPE && entry.resolvedUrl !== null)
-    .slice(0, MAX_CATALOG_CARDS)
-    .map((entry) => ({ url: entry.resolvedUrl ?? "", source: "ai-catalog" }));
-  planned.push({ url: pathUrl(context, "/.well-known/mcp/server-card.json"), source: "well-known-server-card" });
-  planned.push({ url: pathUrl(context, "/.well-known/mcp.json"), source: "well-known-mcp-json" });
-  const loaded = await Promise.all(planned.map((plan) => load(context, plan.url, plan.source)));
-  const known = new Set(loaded.map((card) => card.url));
-  const endpointCards = loaded
+export async function probeMcpCards(context: DocumentContext): Promise<McpCardProbe> {
+  const failures: ScanFetchError[] = [];
+  const [catalogs, mcpCatalog] = await Promise.all([
+    settle(() => loadAiCatalogs(context), failures),
+    settle(() => mcpCatalogEntries(context), failures),
+  ]);
+  const fromCatalogs = [
+    ...(catalogs === null
+      ? []
+      : catalogEntries(catalogs)
+          .filter((entry) => entryMediaType(entry) === MCP_CARD_MEDIA_TYPE && entry.resolvedUrl !== null)
+          .map((entry) => ({ url: entry.resolvedUrl ?? "", source: "ai-catalog" as const }))),
+    ...(mcpCatalog ?? []).map((url) => ({ url, source: "mcp-catalog" as const })),
+  ];
+  const planned: Array<{ url: string; source: McpCardSource }> = [
+    ...[...new Map(fromCatalogs.map((plan) => [plan.url, plan])).values()].slice(0, MAX_CATALOG_CARDS),
+    { url: pathUrl(context, "/.well-known/mcp/server-card.json"), source: "well-known-server-card" },
+    { url: pathUrl(context, "/.well-known/mcp.json"), source: "well-known-mcp-json" },
+  ];
+  const probe: McpCardProbe = { cards: [], unreachable: [] };
+  const attempt = async (plan: { url: string; source: McpCardSource }): Promise<void> => {
+    try {
+      probe.cards.push(await load(context, plan.url, plan.source));
+    } catch (error) {
+      if (!(error instanceof ScanFetchError)) throw error;
+      probe.unreachable.push({ ...plan, error });
+    }
+  };
+  await Promise.all(planned.map(attempt));
+  const known = new Set(planned.map((plan) => plan.url));
+  const endpointCard = probe.cards
     .flatMap((card) => cardEndpoints(card.card, card.document.response.url))
     .map((endpoint) => `${endpoint.replace(/\/+$/, "")}/server-card`)
-    .filter((url) => !known.has(url));
-  const first = endpointCards[0];
-  if (first !== undefined) loaded.push(await load(context, first, "endpoint-server-card"));
-  return loaded;
+    .find((url) => !known.has(url));
+  if (endpointCard !== undefined) await attempt({ url: endpointCard, source: "endpoint-server-card" });
+  const order = new Map(planned.map((plan, index) => [plan.url, index]));
+  probe.cards.sort((left, right) => (order.get(left.url) ?? planned.length) - (order.get(right.url) ?? planned.length));
+  for (const error of failures) probe.unreachable.push({ url: error.url, source: "ai-catalog", error });
+  return probe;
+}
+
+/** The locations that answered; throws only when no location answered at all, so the verdict is unknown. */
+export async function loadMcpCards(context: DocumentContext): Promise<LoadedMcpCard[]> {
+  const probe = await probeMcpCards(context);
+  const failure = probe.unreachable[0];
+  if (probe.cards.length === 0 && failure !== undefined) throw failure.error;
+  return probe.cards;
 }
 
 async function load(context: DocumentContext, url: string, source: McpCardSource): Promise<LoadedMcpCard> {
@@ -63,6 +133,7 @@ export function foundCards(cards: readonly LoadedMcpCard[]): Array<LoadedMcpCard
   const order: Record<McpCardSource, number> = {
     "endpoint-server-card": 0,
     "ai-catalog": 1,
+    "mcp-catalog": 1,
     "well-known-server-card": 2,
     "well-known-mcp-json": 3,
   };

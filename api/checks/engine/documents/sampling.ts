@@ -1,5 +1,5 @@
 import type { ScanResponse } from "../fetch/fetcher.ts";
-import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
+import { isSiteFault, ScanFetchError } from "../fetch/scan-fetch-error.ts";
 import type { DocumentContext } from "./document.ts";
 
 export interface Sample<T> {
@@ -53,11 +53,27 @@ export function skippedNote(skipped: number, total?: number): string {
 }
 
 /**
- * Why a sample cannot support a verdict: a target that did not answer, or nothing checked at all. The caller reports
- * what the answered targets prove first (a dead link is a fail whatever else happened), then throws this (`error`).
+ * Targets that did not answer because of the site (a host that does not resolve, a private address, a hang, a reset):
+ * they are dead links, judged like a 404, each as "<path>: <why>".
+ */
+export function deadFailures<T>(sample: Sample<T>): string[] {
+  return sample.failures
+    .filter((failure) => isSiteFault(failure.error))
+    .map((failure) => `${describeTarget(failure.url)}: ${failure.error.message.replace(/^refused \S+: /, "")}`);
+}
+
+/** A path on the checked site, or the whole URL elsewhere. */
+function describeTarget(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname}`;
+}
+
+/**
+ * Why a sample cannot support a verdict: a target the scanner could not ask (its budget, a 429), or nothing checked at
+ * all. The caller reports what the answered and dead targets prove first, then throws this (`error`).
  */
 export function sampleBlocker<T>(sample: Sample<T>): ScanFetchError | null {
-  const failure = sample.failures[0];
+  const failure = sample.failures.find((item) => !isSiteFault(item.error));
   if (failure !== undefined) return failure.error;
   if (sample.answered.length === 0 && sample.skipped.length > 0) {
     return new ScanFetchError("request-budget", "no target could be checked within the scan's request budget", "");

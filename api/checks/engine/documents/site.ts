@@ -24,20 +24,32 @@ export async function loadHome(context: DocumentContext): Promise<FetchedDocumen
   };
 }
 
-/** A text document whose body is readable even when its Content-Type is wrong (the check reports the type). */
+/**
+ * A text document whose body is readable even when its Content-Type is wrong (the check reports the type); not one
+ * cut at the size cap or broken in its encoding (the check that owns the document reports that, once).
+ */
 function readableText(context: DocumentContext, document: FetchedDocument): string | null {
   const { response } = document;
+  if (response.fault !== null || response.invalidUtf8At !== null) return null;
   return isSuccess(response) && !bodyLooksLikeHtml(response.text) && !isFallbackBody(context, response)
     ? response.text
     : null;
 }
 
+/** RFC 9309 §2.5: crawlers parse at least the first 500 KiB; a file may be longer, but nothing past that counts. */
+export const ROBOTS_PARSE_LIMIT = 500 * 1024;
+
 export async function loadRobots(
   context: DocumentContext,
 ): Promise<{ document: FetchedDocument; robots: Robots | null }> {
   const document = await fetchDocument(context, pathUrl(context, "/robots.txt"), ACCEPT_TEXT);
-  const text = readableText(context, document);
-  return { document, robots: text === null ? null : parseRobots(text) };
+  const { response } = document;
+  // Crawlers read an oversize or mis-encoded robots.txt all the same, so the rules are judged as they would be.
+  const readable = isSuccess(response) && !bodyLooksLikeHtml(response.text) && !isFallbackBody(context, response);
+  return {
+    document,
+    robots: readable ? parseRobots(response.body.subarray(0, ROBOTS_PARSE_LIMIT).toString("utf8")) : null,
+  };
 }
 
 export async function loadLlmsTxt(

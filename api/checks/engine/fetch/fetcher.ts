@@ -1,16 +1,18 @@
-import { type Agent, fetch } from "undici";
+import type { Agent } from "undici";
 import type { CheckerSettings } from "../settings.ts";
 import {
   type HostLookup,
   type ResolvedAddress,
   systemLookup,
+  TargetNotAllowedError,
   type VettedDestination,
   vetDestination,
 } from "./address-guard.ts";
+import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
-import { readLimitedBody } from "./read-body.ts";
 import { RequestSlots } from "./request-slots.ts";
-import { ScanFetchError, toScanFetchError } from "./scan-fetch-error.ts";
+import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
+import { ScanFetchError } from "./scan-fetch-error.ts";
 
 export type ScanMethod = "GET" | "HEAD" | "POST";
 
@@ -24,6 +26,14 @@ export interface ScanRequest {
   exact?: boolean;
   /** One of many links checked by sampling: refused once only the reserved end of the budget is left. */
   sample?: boolean;
+  /** Called once per network request this call sends (redirect hops included), so a check can count its own. */
+  onSent?: () => void;
+}
+
+/** How one call may spend the request budget. */
+interface Spending {
+  sample: boolean;
+  onSent: (() => void) | undefined;
 }
 
 export interface ScanResponse {
@@ -36,8 +46,12 @@ export interface ScanResponse {
   headers: Readonly<Record<string, string>>;
   body: Buffer;
   text: string;
+  /** Byte offset of the first byte that is not UTF-8, or null when the body is valid UTF-8. */
+  invalidUtf8At: number | null;
   redirects: readonly string[];
   requestHeaders: Readonly<Record<string, string>>;
+  /** What was wrong with the answer, recorded rather than thrown so the checks can judge it. */
+  fault: ResponseFault | null;
 }
 
 export interface FetchOutcome {
@@ -72,6 +86,7 @@ export class ScanFetcher {
   private readonly firstGet = new Map<string, Promise<ScanResponse>>();
   private readonly agent: Agent;
   private readonly deadline: AbortSignal;
+  private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
   private sent = 0;
   private stopped: ScanFetchError | null = null;
@@ -83,6 +98,12 @@ export class ScanFetcher {
     this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
     const budget = AbortSignal.timeout(this.settings.limits.scanBudgetMs);
     this.deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
+    this.exchangeOptions = {
+      agent: this.agent,
+      deadline: this.deadline,
+      limits: this.settings.limits,
+      deadlineError: (href) => this.deadlineError(href),
+    };
   }
 
   /** Network requests sent so far, redirect hops included. */
@@ -96,6 +117,7 @@ export class ScanFetcher {
     const headers = this.requestHeaders(request.headers);
     // A POST is cached too, keyed by its body and headers: a scan never needs to send the same probe twice.
     const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
+    const spending: Spending = { sample: request.sample === true, onSent: request.onSent };
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached.then((response) => ({ response, reused: true }));
     const plainGet =
@@ -105,14 +127,14 @@ export class ScanFetcher {
       request.headers?.["user-agent"] === undefined;
     const earlier = plainGet ? this.firstGet.get(url) : undefined;
     if (earlier !== undefined) {
-      const outcome = this.reuseOrSend(earlier, method, url, headers, request.sample === true);
+      const outcome = this.reuseOrSend(earlier, method, url, headers, spending);
       const cached = outcome.then(({ response }) => response);
       // Only later callers observe the cached copy; a failure is reported to this caller through `outcome`.
       cached.catch(() => undefined);
       this.cache.set(key, cached);
       return outcome;
     }
-    const pending = this.send(method, url, headers, request.body, request.sample === true);
+    const pending = this.send(method, url, headers, request.body, spending);
     this.cache.set(key, pending);
     if (plainGet && !this.firstGet.has(url)) this.firstGet.set(url, pending);
     return pending.then((response) => ({ response, reused: false }));
@@ -127,11 +149,11 @@ export class ScanFetcher {
     method: ScanMethod,
     url: string,
     headers: Record<string, string>,
-    sample: boolean,
+    spending: Spending,
   ): Promise<FetchOutcome> {
     const previous = await earlier.catch(() => null);
     if (previous !== null && !variesOnAccept(previous)) return { response: previous, reused: true };
-    return { response: await this.send(method, url, headers, undefined, sample), reused: false };
+    return { response: await this.send(method, url, headers, undefined, spending), reused: false };
   }
 
   /** A GET of `url` this scan already sent (with any Accept), so link checks can reuse it instead of asking again. */
@@ -152,27 +174,43 @@ export class ScanFetcher {
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
-    sample: boolean,
+    spending: Spending,
   ): Promise<ScanResponse> {
     const redirects: string[] = [];
     let current = new URL(url);
     let currentMethod = method;
     let currentBody = body;
     for (;;) {
-      const hop = await this.hop(currentMethod, current, headers, currentBody, sample);
+      const hop = await this.hop(currentMethod, current, headers, currentBody, spending);
+      const done = (fault: ResponseFault | null = hop.fault): ScanResponse => ({
+        ...hop,
+        fault,
+        method,
+        requestUrl: url,
+        redirects,
+        requestHeaders: headers,
+      });
       const location = hop.headers.location;
-      if (
-        !REDIRECT_STATUSES.has(hop.status) ||
-        location === undefined ||
-        redirects.length >= this.settings.limits.maxRedirects
-      ) {
-        return { ...hop, method, requestUrl: url, redirects, requestHeaders: headers };
-      }
+      if (!REDIRECT_STATUSES.has(hop.status) || location === undefined) return done();
       let next: URL;
       try {
         next = new URL(location, current);
       } catch {
-        return { ...hop, method, requestUrl: url, redirects, requestHeaders: headers };
+        return done();
+      }
+      if (next.href === url || redirects.includes(next.href)) return done(redirectLoop(current.href, next.href));
+      if (redirects.length >= this.settings.limits.maxRedirects) return done(redirectLimit(url, redirects.length));
+      const refusal = await this.vet(next).then(
+        () => null,
+        (error: unknown) => (error instanceof ScanFetchError ? error : null),
+      );
+      if (refusal !== null) {
+        if (refusal.refusal === "port") throw refusal;
+        const why = refusal.message.replace(/^refused \S+: /, "");
+        return done({
+          kind: "redirect-refused",
+          message: `${current.href} redirects to ${next.href}, which no public client may reach: ${why}`,
+        });
       }
       redirects.push(next.href);
       if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && currentMethod === "POST")) {
@@ -188,8 +226,8 @@ export class ScanFetcher {
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
-    sample: boolean,
-  ) {
+    spending: Spending,
+  ): Promise<Hop> {
     const href = url.href;
     const destination = await this.vet(url);
     if (!destination.literal) this.pins.set(destination.hostname.toLowerCase(), destination.addresses);
@@ -207,7 +245,7 @@ export class ScanFetcher {
           href,
         );
       }
-      if (sample && this.sent >= maxRequests - sampleReserve) {
+      if (spending.sample && this.sent >= maxRequests - sampleReserve) {
         throw new ScanFetchError(
           "request-budget",
           `not sent (${href}): the last ${sampleReserve} requests of the budget are kept for essential checks`,
@@ -215,70 +253,13 @@ export class ScanFetcher {
         );
       }
       this.sent += 1;
-      return await this.exchange(method, href, headers, body);
+      spending.onSent?.();
+      return await exchange({ method, href, headers, body }, this.exchangeOptions);
+    } catch (error) {
+      if (error instanceof ScanFetchError && error.kind === "rate-limited") this.stopped = error;
+      throw error;
     } finally {
       this.slots.release();
-    }
-  }
-
-  private async exchange(method: ScanMethod, href: string, headers: Record<string, string>, body: string | undefined) {
-    const { limits } = this.settings;
-    const perRequest = new AbortController();
-    const timer = setTimeout(() => perRequest.abort(), limits.requestTimeoutMs);
-    const signal = AbortSignal.any([perRequest.signal, this.deadline]);
-    try {
-      const response = await fetch(href, {
-        method,
-        headers,
-        body: body ?? null,
-        redirect: "manual",
-        dispatcher: this.agent,
-        signal,
-      });
-      const responseHeaders: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        responseHeaders[name] = value;
-      });
-      if (response.status === 429) {
-        const retryAfter = responseHeaders["retry-after"];
-        this.stopped = new ScanFetchError(
-          "rate-limited",
-          `the site answered 429 Too Many Requests${retryAfter === undefined ? "" : ` (Retry-After: ${retryAfter})`}, so the scan stopped asking`,
-          href,
-          { status: 429, headers: responseHeaders },
-        );
-        await response.body?.cancel().catch(() => undefined);
-        throw this.stopped;
-      }
-      const declared = Number(responseHeaders["content-length"] ?? "0");
-      if (
-        method !== "HEAD" &&
-        declared > limits.maxResponseBytes &&
-        responseHeaders["content-encoding"] === undefined
-      ) {
-        perRequest.abort();
-        throw new ScanFetchError("too-large", `${href} declares ${declared} bytes, over the scan's cap`, href);
-      }
-      const bytes =
-        method === "HEAD"
-          ? Buffer.alloc(0)
-          : await readLimitedBody(response.body, limits.maxResponseBytes, href, () => perRequest.abort());
-      return {
-        url: href,
-        status: response.status,
-        headers: responseHeaders,
-        body: bytes,
-        text: bytes.toString("utf8"),
-      };
-    } catch (error) {
-      if (error instanceof ScanFetchError) throw error;
-      if (this.deadline.aborted) throw this.deadlineError(href);
-      if (perRequest.signal.aborted) {
-        throw new ScanFetchError("timeout", `${href} did not answer within ${limits.requestTimeoutMs / 1000} s`, href);
-      }
-      throw toScanFetchError(error, href);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -299,7 +280,8 @@ export class ScanFetcher {
     }
     return pending.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      throw new ScanFetchError("target-not-allowed", `refused ${url.href}: ${message}`, url.href);
+      const reason = error instanceof TargetNotAllowedError ? error.reason : null;
+      throw new ScanFetchError("target-not-allowed", `refused ${url.href}: ${message}`, url.href, null, reason);
     });
   }
 }

@@ -1,8 +1,10 @@
+import type { TargetRefusalReason } from "./address-guard.ts";
 import { describeNetworkFailure, describeTlsFailure } from "./connection-failure.ts";
 
 /**
- * Why a request of a scan did not produce a usable response. Every kind is the scanner's or the network's
- * failure, so a check that meets one reports `error`, never `fail`.
+ * Why a request of a scan did not produce a response at all. Some kinds are the site's doing (it hung, reset the
+ * connection, has a broken certificate, or points at a host the scan may not reach); the others are the scanner's own
+ * limits. `isSiteFault` tells them apart, which decides `fail` from `error` (DESIGN §8).
  */
 export type ScanFetchErrorKind =
   | "target-not-allowed"
@@ -10,7 +12,6 @@ export type ScanFetchErrorKind =
   | "scan-time-budget"
   | "request-budget"
   | "rate-limited"
-  | "too-large"
   | "tls"
   | "network";
 
@@ -25,12 +26,39 @@ export class ScanFetchError extends Error {
   readonly url: string;
   /** The response that ended the scan's politeness (a 429), kept for the evidence trail. */
   readonly response: ScanFetchErrorResponse | null;
+  /** For `target-not-allowed`: why the address guard refused the URL. */
+  readonly refusal: TargetRefusalReason | null;
 
-  constructor(kind: ScanFetchErrorKind, message: string, url: string, response: ScanFetchErrorResponse | null = null) {
+  constructor(
+    kind: ScanFetchErrorKind,
+    message: string,
+    url: string,
+    response: ScanFetchErrorResponse | null = null,
+    refusal: TargetRefusalReason | null = null,
+  ) {
     super(message);
     this.kind = kind;
     this.url = url;
     this.response = response;
+    this.refusal = refusal;
+  }
+}
+
+/**
+ * The site is to blame: it did not answer in time, broke the connection or TLS, or sent the scan to an address no
+ * public client can use. The scanner's budgets, a 429 (the site may limit whom it likes) and the scanner's own port
+ * policy are not the site's fault, so they leave the check without a verdict (`error`).
+ */
+export function isSiteFault(error: ScanFetchError): boolean {
+  switch (error.kind) {
+    case "timeout":
+    case "tls":
+    case "network":
+      return true;
+    case "target-not-allowed":
+      return error.refusal !== "port";
+    default:
+      return false;
   }
 }
 

@@ -58,6 +58,8 @@ export function answersUsefully(response: ScanResponse): boolean {
   return !(DOCUMENT_PATH.test(new URL(response.requestUrl).pathname) && isHtmlResponse(response));
 }
 
+/** What a link target answered, in a few words: its status, and what was wrong with it when the scan recorded that. */
 export function describeAnswer(response: ScanResponse): string {
+  if (response.fault !== null) return `${response.status}, ${response.fault.message.replace(/^\S+ /, "")}`;
   return isSuccess(response) ? `${response.status} HTML` : String(response.status);
 }

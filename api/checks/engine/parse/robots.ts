@@ -17,41 +17,81 @@ export interface Robots {
   sitemaps: string[];
   /** `Content-Signal:` lines that appear before any group. */
   orphanContentSignals: string[];
-  /** Lines that are neither blank, comments, nor `key: value`. */
-  unparsedLines: number;
+  /** Lines a crawler skips, each with its 1-based number, its text and why (RFC 9309 §2.2). */
+  badLines: RobotsBadLine[];
+}
+
+export interface RobotsBadLine {
+  line: number;
+  text: string;
+  reason: string;
+}
+
+const KNOWN_KEYS = ["user-agent", "allow", "disallow", "sitemap"];
+
+/** A key one or two edits away from a record crawlers act on: a misspelling that silently drops the rule. */
+function misspeltKey(key: string): string | null {
+  if (KNOWN_KEYS.includes(key)) return null;
+  return KNOWN_KEYS.find((known) => editDistance(key, known) <= 2 && Math.abs(key.length - known.length) <= 2) ?? null;
+}
+
+function editDistance(left: string, right: string): number {
+  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let row = 1; row <= left.length; row += 1) {
+    const current = [row];
+    for (let column = 1; column <= right.length; column += 1) {
+      const substitution = (previous[column - 1] ?? 0) + (left[row - 1] === right[column - 1] ? 0 : 1);
+      current.push(Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[right.length] ?? 0;
 }
 
 export function parseRobots(text: string): Robots {
-  const robots: Robots = { groups: [], sitemaps: [], orphanContentSignals: [], unparsedLines: 0 };
+  const robots: Robots = { groups: [], sitemaps: [], orphanContentSignals: [], badLines: [] };
   let group: RobotsGroup | null = null;
   let previousWasAgent = false;
-  for (const rawLine of text.split(/\r\n|\r|\n/)) {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  lines.forEach((rawLine, index) => {
     const line = rawLine.replace(/#.*$/, "").trim();
-    if (line === "") continue;
+    if (line === "") return;
+    const bad = (reason: string): void => {
+      robots.badLines.push({ line: index + 1, text: line.length > 80 ? `${line.slice(0, 79)}…` : line, reason });
+    };
     const separator = line.indexOf(":");
     if (separator === -1) {
-      robots.unparsedLines += 1;
-      continue;
+      bad("not a `key: value` line");
+      return;
     }
     const key = line.slice(0, separator).trim().toLowerCase();
     const value = line.slice(separator + 1).trim();
+    const meant = misspeltKey(key);
+    if (meant !== null) {
+      bad(`"${line.slice(0, separator).trim()}" is not a record crawlers know; ${meant} was meant?`);
+      return;
+    }
     if (key === "user-agent") {
       if (group === null || !previousWasAgent) {
         group = { agents: [], rules: [], contentSignals: [] };
         robots.groups.push(group);
       }
+      if (value === "") bad("a User-agent line without a product token");
       group.agents.push(value.toLowerCase());
       previousWasAgent = true;
-      continue;
+      return;
     }
     previousWasAgent = false;
     if (key === "sitemap") robots.sitemaps.push(value);
     else if (key === "content-signal")
       (group === null ? robots.orphanContentSignals : group.contentSignals).push(value);
-    else if ((key === "allow" || key === "disallow") && group !== null && value !== "") {
-      group.rules.push({ allow: key === "allow", path: value });
+    else if (key === "allow" || key === "disallow") {
+      if (group === null) bad("a rule before any User-agent line, which no crawler reads");
+      else if (value !== "" && !value.startsWith("/") && !value.startsWith("*"))
+        bad("a path that does not start with / (or *), which matches nothing");
+      else if (value !== "") group.rules.push({ allow: key === "allow", path: value });
     }
-  }
+  });
   return robots;
 }
 

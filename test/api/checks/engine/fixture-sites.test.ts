@@ -48,6 +48,13 @@ describe("the agent-ready fixture", () => {
       inferred: ["content", "docs", "api", "agent", "commerce"],
       applied: ["content", "docs", "api", "agent", "commerce"],
       overridden: false,
+      reasons: {
+        content: "the homepage is an HTML page",
+        docs: 'a Link rel="service-doc" on /',
+        api: "an OpenAPI description",
+        agent: "an MCP server card",
+        commerce: "prices (JSON-LD offers or /pricing.json)",
+      },
     });
     expect(result.level.value).toBe(4);
     expect(result.level.next?.name).toBe("Agent-Native");
@@ -204,9 +211,16 @@ describe("the broken fixture", () => {
     );
   });
 
-  it("warns about an api-catalog served as application/json and flags wrong types in delivery", () => {
+  it("warns about an api-catalog served as application/json, citing the clause, and flags wrong types in delivery", () => {
     expect(statusOf(result, "catalog.api")).toBe("warn");
-    expect(messageOf(result, "catalog.api")).toMatch(/application\/json; RFC 9727 requires application\/linkset\+json/);
+    expect(messageOf(result, "catalog.api")).toMatch(
+      /served as application\/json rather than application\/linkset\+json \(RFC 9727 §4\.2\)/,
+    );
+    expect(result.details.find((detail) => detail.id === "catalog.api")?.clauses).toContainEqual({
+      keyword: "SHOULD",
+      source: "RFC 9727 §4.2",
+      problem: "served as application/json rather than application/linkset+json",
+    });
     expect(statusOf(result, "wk.delivery")).toBe("fail");
     expect(messageOf(result, "wk.delivery")).toMatch(/llms\.txt is served as text\/html/);
   });
@@ -222,7 +236,8 @@ describe("the broken fixture", () => {
   it("fails the soft 404 and the API errors that are not problem+json", () => {
     expect(statusOf(result, "http.soft404")).toBe("fail");
     expect(statusOf(result, "api.problem-json")).toBe("fail");
-    expect(result.profile.inferred).toEqual(["content", "docs", "api", "agent"]);
+    // llms.txt alone never makes a docs site: only evidence of need does.
+    expect(result.profile.inferred).toEqual(["content", "api", "agent"]);
     expect(idsWith(result, "error")).toEqual([]);
     expect(result.requests).toBeLessThanOrEqual(60);
   });

@@ -53,6 +53,19 @@ describe("robots.txt", () => {
     expect(isAllowed(robots, "ClaudeBot", "/private/x")).toBe(false);
     expect(isAllowed(robots, "ClaudeBot", "/private/ok")).toBe(true);
   });
+
+  it("names each line a crawler would skip, with its number and why", () => {
+    const bad = parseRobots(
+      "Disallow: /early\nUser-agent: *\nDisalow: /typo\nDisallow private\nAllow: relative\n# fine\nCrawl-delay: 5\n",
+    );
+    expect(bad.badLines).toEqual([
+      { line: 1, text: "Disallow: /early", reason: "a rule before any User-agent line, which no crawler reads" },
+      { line: 3, text: "Disalow: /typo", reason: '"Disalow" is not a record crawlers know; disallow was meant?' },
+      { line: 4, text: "Disallow private", reason: "not a `key: value` line" },
+      { line: 5, text: "Allow: relative", reason: "a path that does not start with / (or *), which matches nothing" },
+    ]);
+    expect(bad.groups[0]?.rules).toEqual([]);
+  });
 });
 
 describe("Link headers", () => {

@@ -8,8 +8,14 @@ const RESULT: ReadinessResult = {
   checked_at: "2026-11-22T10:00:00.000Z",
   duration_ms: 812,
   requests: 31,
-  profile: { inferred: ["content", "docs"], applied: ["content", "docs"], overridden: false },
+  profile: {
+    inferred: ["content", "docs"],
+    applied: ["content", "docs"],
+    overridden: false,
+    reasons: { content: "the homepage is an HTML page", docs: "a documentation generator (Docusaurus v3.5.2)" },
+  },
   score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1 },
+  incomplete: false,
   level: {
     value: 1,
     name: "Basic Web Presence",
@@ -44,6 +50,9 @@ const RESULT: ReadinessResult = {
       severity: "medium",
       status: "fail",
       message: "no Content-Signal line",
+      duration_ms: 42,
+      requests: 1,
+      reused: 2,
     },
     {
       id: "security.txt",
@@ -61,6 +70,7 @@ const RESULT: ReadinessResult = {
       remediation: "Serve it as text/plain.",
       prompt: "Fix llms.txt",
       spec_urls: ["https://llmstxt.org/"],
+      clauses: [],
     },
     {
       id: "policy.content-signals",
@@ -68,6 +78,7 @@ const RESULT: ReadinessResult = {
       remediation: "Add a Content-Signal line.",
       prompt: "Add this:\n```\nContent-Signal: search=yes\n```",
       spec_urls: [],
+      clauses: [{ keyword: "MUST", source: "contentsignals.org §3", problem: "no Content-Signal line" }],
     },
   ],
 };
@@ -81,13 +92,39 @@ describe("renderMarkdownReport", () => {
     expect(markdown).toContain("Level: **1 — Basic Web Presence** (next: 2 — Bot-Aware)");
   });
 
+  it("says what evidence each profile was inferred from", () => {
+    expect(markdown).toContain(
+      "- Profiles: content, docs (inferred) — content: the homepage is an HTML page; docs: a documentation generator (Docusaurus v3.5.2)",
+    );
+  });
+
   it("has one section per failing or warning check, failures first, and none for passes", () => {
     const headings = markdown.split("\n").filter((line) => line.startsWith("## "));
     expect(headings).toEqual([
       "## FAIL: Content Signals (`policy.content-signals`, medium)",
       "## WARN: llms.txt is served as text (`llms.exists`, high)",
       "## Not checked (scanner or network errors)",
+      "## Every check",
     ]);
+  });
+
+  it("cites the clause each verdict rests on, with its keyword", () => {
+    expect(markdown).toContain("- MUST (contentsignals.org §3): no Content-Signal line");
+  });
+
+  it("lists what each check cost in time and requests", () => {
+    expect(markdown).toContain("| `policy.content-signals` | fail | 42 ms, 1 request, 2 reused |");
+  });
+
+  it("marks an incomplete report and shows no score for it", () => {
+    const incomplete = renderMarkdownReport({
+      ...RESULT,
+      incomplete: true,
+      score: { ...RESULT.score, percent: null, error: 3 },
+    });
+    expect(incomplete).toContain("Score: **incomplete: 3 checks could not reach a verdict");
+    expect(incomplete).toContain("- Report: **incomplete**");
+    expect(incomplete).not.toMatch(/\d+\/100/);
   });
 
   it("puts each prompt in a fence that the prompt's own backticks cannot close", () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { computeLevel, type LevelInput } from "../../../../api/checks/engine/levels.ts";
 import { categoryResults, isApplicable, parseProfiles, scoreResults } from "../../../../api/checks/engine/scoring.ts";
-import { inferProfiles, type SiteSignals } from "../../../../api/checks/engine/site-facts.ts";
+import { inferProfiles, profileReasons, type SiteSignals } from "../../../../api/checks/engine/site-facts.ts";
 import type { CheckStatus, Severity } from "../../../../src/schemas/report.ts";
 
 const NO_SIGNALS: SiteSignals = {
   htmlHome: false,
+  documentation: null,
   llmsTxt: false,
   llmsFull: false,
   markdownAlternate: false,
@@ -31,8 +32,20 @@ describe("profile inference", () => {
     expect(inferProfiles({ ...NO_SIGNALS, htmlHome: true })).toEqual(["content"]);
   });
 
-  it("adds docs, api, agent and commerce from what the site publishes", () => {
-    expect(inferProfiles({ ...NO_SIGNALS, htmlHome: true, llmsTxt: true })).toEqual(["content", "docs"]);
+  it("never infers docs from llms.txt or Markdown alone, which any site can publish", () => {
+    expect(
+      inferProfiles({ ...NO_SIGNALS, htmlHome: true, llmsTxt: true, llmsFull: true, markdownAlternate: true }),
+    ).toEqual(["content"]);
+  });
+
+  it("adds docs, api, agent and commerce from evidence of need, and says which", () => {
+    const signals = { ...NO_SIGNALS, htmlHome: true, documentation: "a documentation generator (MkDocs)" };
+    expect(inferProfiles(signals)).toEqual(["content", "docs"]);
+    expect(profileReasons({ ...signals, openApi: true })).toEqual({
+      content: "the homepage is an HTML page",
+      docs: "a documentation generator (MkDocs)",
+      api: "an OpenAPI description",
+    });
     expect(inferProfiles({ ...NO_SIGNALS, openApi: true })).toEqual(["api"]);
     expect(inferProfiles({ ...NO_SIGNALS, mcpCard: true })).toEqual(["agent"]);
     expect(inferProfiles({ ...NO_SIGNALS, skillsIndex: true, pricing: true })).toEqual(["agent", "commerce"]);

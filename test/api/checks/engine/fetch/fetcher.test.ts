@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ScanFetcher } from "../../../../../api/checks/engine/fetch/fetcher.ts";
-import { ScanFetchError } from "../../../../../api/checks/engine/fetch/scan-fetch-error.ts";
+import { isSiteFault, ScanFetchError } from "../../../../../api/checks/engine/fetch/scan-fetch-error.ts";
 import { startHostileSite } from "../../../../fixtures/sites/hostile.ts";
 import type { FixtureSite } from "../../../../fixtures/sites/serve.ts";
 import { noDns, settingsFor } from "../_helpers.ts";
@@ -32,27 +32,48 @@ async function failure(promise: Promise<unknown>): Promise<ScanFetchError> {
 }
 
 describe("ScanFetcher", () => {
-  it("follows at most 3 redirects and hands back the 4th answer unfollowed", async () => {
+  it("follows at most 3 redirects and hands back the 4th answer unfollowed, marked as a redirect limit", async () => {
     const before = site.requests.length;
     const { response } = await fetcherFor().fetch({ url: `${site.origin}/hop/0` });
     expect(response.status).toBe(302);
     expect(response.redirects.map((url) => new URL(url).pathname)).toEqual(["/hop/1", "/hop/2", "/hop/3"]);
+    expect(response.fault).toEqual({
+      kind: "redirect-limit",
+      message: `${site.origin}/hop/0 still redirects after 3 hops, the most the scan follows`,
+    });
     expect(site.requests.length - before).toBe(4);
   });
 
-  it("refuses a redirect from an allow-listed site to a private address before connecting", async () => {
-    const error = await failure(fetcherFor().fetch({ url: `${site.origin}/to-private` }));
-    expect(error.kind).toBe("target-not-allowed");
-    expect(error.message).toBe("refused http://10.0.0.1/: 10.0.0.1 is a private address (RFC 1918)");
+  it("stops at the first hop of a redirect loop and says it is a loop", async () => {
+    const before = site.requests.length;
+    const { response } = await fetcherFor().fetch({ url: `${site.origin}/loop/a` });
+    expect(response.fault?.message).toBe(
+      `${site.origin}/loop/b redirects back to ${site.origin}/loop/a: a redirect loop`,
+    );
+    expect(site.requests.length - before).toBe(2);
   });
 
-  it("refuses a redirect to an IPv6 address that embeds a link-local IPv4 address", async () => {
+  it("does not follow a redirect from an allow-listed site to a private address, and keeps the redirect as evidence", async () => {
+    const fetcher = fetcherFor();
+    const { response } = await fetcher.fetch({ url: `${site.origin}/to-private` });
+    expect(response.status).toBe(302);
+    expect(response.fault).toEqual({
+      kind: "redirect-refused",
+      message: `${site.origin}/to-private redirects to http://10.0.0.1/, which no public client may reach: 10.0.0.1 is a private address (RFC 1918)`,
+    });
+    expect(fetcher.requestCount).toBe(1);
+  });
+
+  it("does not follow a redirect to an IPv6 address that embeds a link-local IPv4 address, and says why", async () => {
     const to = encodeURIComponent("http://[::169.254.169.254]/latest/meta-data/");
-    const error = await failure(fetcherFor().fetch({ url: `${site.origin}/to-private?to=${to}` }));
-    expect(error.kind).toBe("target-not-allowed");
-    expect(error.message).toBe(
-      "refused http://[::a9fe:a9fe]/latest/meta-data/: ::a9fe:a9fe is an IPv4-compatible form of 169.254.169.254, a link-local address (this range holds cloud metadata services)",
-    );
+    const fetcher = fetcherFor();
+    const { response } = await fetcher.fetch({ url: `${site.origin}/to-private?to=${to}` });
+    expect(response.status).toBe(302);
+    expect(response.fault).toEqual({
+      kind: "redirect-refused",
+      message: `${site.origin}/to-private?to=${to} redirects to http://[::a9fe:a9fe]/latest/meta-data/, which no public client may reach: ::a9fe:a9fe is an IPv4-compatible form of 169.254.169.254, a link-local address (this range holds cloud metadata services)`,
+    });
+    expect(fetcher.requestCount).toBe(1);
   });
 
   it("refuses a redirect to a loopback port that is not allow-listed", async () => {
@@ -61,15 +82,26 @@ describe("ScanFetcher", () => {
     expect(error.message).toBe("refused http://127.0.0.1:1/: port 1 is not checked: only 80 and 443 are");
   });
 
-  it("counts the size cap in decompressed bytes and stops reading a gzip bomb", async () => {
-    const error = await failure(fetcherFor().fetch({ url: `${site.origin}/bomb` }));
-    expect(error.kind).toBe("too-large");
-    expect(error.message).toMatch(/sent more than 1 MB \(decompressed\)/);
+  it("counts the size cap in decompressed bytes, stops reading a gzip bomb and keeps what it read", async () => {
+    const { response } = await fetcherFor().fetch({ url: `${site.origin}/bomb` });
+    expect(response.fault?.kind).toBe("too-large");
+    expect(response.fault?.message).toMatch(
+      /is larger than the scan's 1 MB cap once decompressed \(Content-Encoding: gzip, 5 kB on the wire\): a decompression bomb/,
+    );
+    expect(response.body.length).toBe(1_000_000);
   });
 
-  it("gives up on a request that does not answer in time", async () => {
+  it("marks a body that is not UTF-8 with the offset of its first bad byte", async () => {
+    const { response } = await fetcherFor().fetch({ url: `${site.origin}/latin1` });
+    expect(response.invalidUtf8At).toBe(6);
+    const clean = await fetcherFor().fetch({ url: `${site.origin}/page` });
+    expect(clean.response.invalidUtf8At).toBeNull();
+  });
+
+  it("gives up on a request that does not answer in time, and blames the site for it", async () => {
     const error = await failure(fetcherFor({ requestTimeoutMs: 200 }).fetch({ url: `${site.origin}/hang` }));
     expect(error.kind).toBe("timeout");
+    expect(isSiteFault(error)).toBe(true);
   });
 
   it("refuses requests beyond the per-scan budget without sending them", async () => {
@@ -79,6 +111,7 @@ describe("ScanFetcher", () => {
     const before = site.requests.length;
     const error = await failure(fetcher.fetch({ url: `${site.origin}/c` }));
     expect(error.kind).toBe("request-budget");
+    expect(isSiteFault(error)).toBe(false);
     expect(site.requests.length).toBe(before);
     expect(fetcher.requestCount).toBe(2);
   });

@@ -41,6 +41,14 @@ describe("a site that answers 429", () => {
     for (const id of evidenceOf429) expect(statusOf(result, id)).not.toBe("fail");
   });
 
+  it("marks the report incomplete and shows no score, because over a quarter of the checks reached no verdict", async () => {
+    const result = await checkSite(site);
+    const applicable = result.findings.filter((finding) => finding.status !== "n/a").length;
+    expect(result.score.error * 4).toBeGreaterThan(applicable);
+    expect(result.incomplete).toBe(true);
+    expect(result.score.percent).toBeNull();
+  });
+
   it("stops asking once told to slow down", async () => {
     const before = site.requests.length;
     const result = await checkSite(site);
@@ -57,13 +65,17 @@ describe("a redirect to a private address in the middle of a scan", () => {
   });
   afterAll(() => site.close());
 
-  it("is refused, and the check that followed it reports error with the reason", async () => {
+  it("is not followed, and the check it broke fails with the redirect as evidence", async () => {
     const result = await checkSite(site);
-    expect(statusOf(result, "robots.exists")).toBe("error");
+    expect(statusOf(result, "robots.exists")).toBe("fail");
     expect(messageOf(result, "robots.exists")).toBe(
-      "refused http://10.0.0.1/robots.txt: 10.0.0.1 is a private address (RFC 1918)",
+      `robots.txt is unusable: ${site.origin}/robots.txt redirects to http://10.0.0.1/robots.txt, which no public client may reach: 10.0.0.1 is a private address (RFC 1918)`,
     );
+    const evidence = result.details.find((detail) => detail.id === "robots.exists")?.evidence[0];
+    expect(evidence?.response?.status).toBe(302);
+    expect(evidence?.response?.headers.location).toBe("http://10.0.0.1/robots.txt");
     expect(site.requests.some((request) => request.path === "/robots.txt")).toBe(true);
+    expect(result.incomplete).toBe(false);
   });
 });
 
@@ -83,7 +95,11 @@ describe("a site that answers every path with the same JSON", () => {
     );
     for (const id of ["llms.exists", "catalog.api", "mcp.card", "skills.index"])
       expect(statusOf(result, id), id).toBe("fail");
-    expect(statusOf(result, "a2a.card")).toBe("fail");
+    // An optional surface behind the catch-all is absent: the one root cause is charged to http.soft404 alone.
+    expect(statusOf(result, "a2a.card")).toBe("n/a");
+    expect(messageOf(result, "a2a.card")).toMatch(
+      /answers the site's fallback page \(charged once, to http\.soft404\)/,
+    );
   });
 });
 
@@ -119,7 +135,7 @@ describe("runReadinessCheck", () => {
 
   it("applies a profile override and still shows the inferred profiles", async () => {
     const result = await checkSite(site, { profile: ["content"] });
-    expect(result.profile).toEqual({
+    expect(result.profile).toMatchObject({
       inferred: ["content", "docs", "api", "agent", "commerce"],
       applied: ["content"],
       overridden: true,

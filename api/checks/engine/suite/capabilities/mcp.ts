@@ -1,0 +1,204 @@
+import {
+  type CheckContext,
+  defineCheck,
+  fail,
+  isSecureOrLocal,
+  listProblems,
+  notApplicable,
+  pass,
+  warn,
+} from "../../check-types.ts";
+import { loadA2aCard } from "../../documents/agent-docs.ts";
+import { absence, describeState } from "../../documents/document.ts";
+import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards, probeMcpCards } from "../../documents/mcp.ts";
+import { probeMcpEndpoint } from "../../mcp-probe.ts";
+import { describeIssues, isRecord } from "../../parse/json.ts";
+import { isJsonMediaType, mediaTypeOf } from "../../parse/media-type.ts";
+import { A2aCardLegacySchema, A2aCardV1Schema, SECRET_MEMBER_PATTERN } from "../../remote/a2a-card.ts";
+import { cardEndpoints, cardIdentity, McpCardV1Schema } from "../../remote/mcp-card.ts";
+import { Verdict } from "../../verdict.ts";
+
+const CARD_SPEC = "https://github.com/modelcontextprotocol/experimental-ext-server-card";
+
+const DISCOVERY = "ext-server-card docs/discovery.md";
+
+/** CORS is a MUST for discovery documents, Cache-Control a SHOULD; an ETag answered with 304 is good practice. */
+async function judgeDelivery(context: CheckContext, card: LoadedMcpCard, verdict: Verdict): Promise<void> {
+  const { response } = card.document;
+  if (response.headers["access-control-allow-origin"] !== "*")
+    verdict.must(`${DISCOVERY} §CORS`, "the card is served without Access-Control-Allow-Origin: *");
+  if (response.headers["cache-control"] === undefined)
+    verdict.should(`${DISCOVERY} §Caching`, "no Cache-Control on the card");
+  const etag = response.headers.etag;
+  if (etag === undefined) verdict.hint("RFC 9110 §8.8.3", "no ETag on the card, so clients re-download it");
+  else {
+    const revalidated = await context.trail.get(response.requestUrl, {
+      accept: ACCEPT_MCP_CARD,
+      "if-none-match": etag,
+    });
+    if (revalidated.status !== 304)
+      verdict.should("RFC 9110 §13.1.2", `If-None-Match with the card's ETag answers ${revalidated.status}, not 304`);
+  }
+}
+
+export const mcpCard = defineCheck({
+  id: "mcp.card",
+  requests:
+    "MCP and AI catalog entries, `<endpoint>/server-card`, `/.well-known/mcp/server-card.json`, `/.well-known/mcp.json`",
+  passes:
+    "a v1 or v2 server card with an `https` remote and CORS (MUSTs); `Cache-Control`, `ETag` with `304`, copies that agree and the current shape (SHOULDs); every location is probed even when one fails",
+  title: "An MCP server card describes the MCP server",
+  category: "capabilities",
+  severity: "medium",
+  profiles: ["agent"],
+  remediation:
+    "Publish a v1 server card ($schema exact, reverse-DNS name, version, description ≤ 100 chars, remotes[].url over https) at <mcp-url>/server-card, list it in the AI catalog, alias it at /.well-known/mcp/server-card.json and /.well-known/mcp.json, with CORS *, Cache-Control and an ETag.",
+  prompt:
+    'Publish our MCP server card at <mcp endpoint>/server-card with {"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json","name":"com.example/server","version":"1.0.0","description":"≤100 chars","remotes":[{"type":"streamable-http","url":"https://…/mcp"}]} plus legacy serverInfo{name,version} and endpoint; serve the same bytes at /.well-known/mcp/server-card.json and /.well-known/mcp.json with Access-Control-Allow-Origin: *, Cache-Control: public, max-age=3600 and an ETag honoured by If-None-Match.',
+  specUrls: [CARD_SPEC, "https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2127"],
+  async run(context) {
+    const { cards, unreachable } = await probeMcpCards(context);
+    const found = foundCards(cards);
+    const best = found[0];
+    const broken = cards.filter(
+      (card) => card.document.state === "broken" || (card.document.state === "found" && card.card === null),
+    );
+    if (best === undefined) {
+      if (broken.length > 0)
+        return fail(listProblems(broken.map((card) => describeState(card.document, new URL(card.url).pathname))));
+      const failure = unreachable[0];
+      if (failure !== undefined) throw failure.error;
+      return fail(`no MCP server card at ${cards.map((card) => new URL(card.url).pathname).join(", ")}`);
+    }
+    const verdict = new Verdict();
+    if (best.shape === "invalid") {
+      const issues = McpCardV1Schema.safeParse(best.card);
+      verdict.must(
+        "SEP-2127 schema.ts",
+        `the card at ${new URL(best.url).pathname} is neither a v1/v2 nor a legacy card: ${issues.success ? "" : describeIssues(issues.error)}`,
+      );
+      return verdict.outcome("");
+    }
+    const insecure = cardEndpoints(best.card, best.document.response.url).filter(
+      (endpoint) => !isSecureOrLocal(context, new URL(endpoint)),
+    );
+    if (insecure.length > 0)
+      verdict.must(`${DISCOVERY} §Transport Security`, `remote URL(s) are not https: ${insecure.join(", ")}`);
+    await judgeDelivery(context, best, verdict);
+    for (const card of broken)
+      verdict.should(
+        DISCOVERY,
+        `another copy is unusable: ${describeState(card.document, new URL(card.url).pathname)}`,
+      );
+    for (const { url, error } of unreachable)
+      verdict.should(DISCOVERY, `${new URL(url).pathname} did not answer: ${error.message}`);
+    if (new Set(found.map((card) => JSON.stringify(cardIdentity(card.card)))).size > 1)
+      verdict.should(`${DISCOVERY} §Consistency`, "the card copies disagree on name or version");
+    if (best.shape === "legacy")
+      verdict.should(
+        "SEP-2127",
+        `outdated shape: only SEP-1649/legacy fields at ${new URL(best.url).pathname}; add the current fields ($schema, name, version, description, remotes)`,
+      );
+    const identity = cardIdentity(best.card);
+    return verdict.outcome(
+      `card ${identity.name ?? ""} ${identity.version ?? ""} at ${found.length} location(s), with CORS, caching and ETag/304`,
+    );
+  },
+});
+
+function runtimeMatchesCard(card: unknown, runtime: { name: string; version: string }): string | null {
+  const identity = cardIdentity(card);
+  const names = [identity.runtimeName, identity.name, identity.name?.split("/")[1] ?? null].filter(
+    (name): name is string => name !== null,
+  );
+  if (!names.includes(runtime.name))
+    return `the server calls itself "${runtime.name}", the card "${identity.runtimeName ?? identity.name ?? "?"}"`;
+  if (identity.version !== null && identity.version !== runtime.version)
+    return `the server reports version ${runtime.version}, the card ${identity.version}`;
+  return null;
+}
+
+export const mcpLive = defineCheck({
+  id: "mcp.live",
+  requests: "`initialize`, `notifications/initialized` and `tools/list` on the card's remote",
+  passes:
+    "a Streamable HTTP answer whose server name and version match the card, and tools with descriptions and input schemas; `401` with `resource_metadata` when auth is required",
+  title: "The MCP endpoint answers initialize and tools/list like its card says",
+  category: "capabilities",
+  severity: "high",
+  profiles: ["agent"],
+  remediation:
+    "Make the card's remote URL a working Streamable HTTP MCP endpoint whose serverInfo name and version match the card, and whose tools all have descriptions and input schemas.",
+  prompt:
+    'Make sure POST <mcp url> with an MCP initialize request answers with serverInfo {name, version} equal to our server card, accepts notifications/initialized (202), and that tools/list returns every tool with a description and an inputSchema. If auth is required, answer 401 with WWW-Authenticate: Bearer resource_metadata="…".',
+  specUrls: ["https://modelcontextprotocol.io/specification/2025-11-25/basic/transports", CARD_SPEC],
+  async run(context) {
+    const best = foundCards(await loadMcpCards(context)).find((card) => card.shape !== "invalid");
+    if (best === undefined) return notApplicable("no usable MCP server card (see mcp.card)");
+    const endpoint = cardEndpoints(best.card, best.document.response.url)[0];
+    if (endpoint === undefined) return notApplicable("the server card names no streamable-http endpoint");
+    const probe = await probeMcpEndpoint(context, endpoint);
+    if (probe.status === "auth-required")
+      return pass("the endpoint requires authorization and says where its resource metadata is");
+    if (probe.status === "failed" || probe.serverInfo === null) return fail(listProblems(probe.problems));
+    const drift = runtimeMatchesCard(best.card, probe.serverInfo);
+    if (drift !== null) return fail(`card drift: ${drift}`);
+    if (probe.cautions.length > 0) return warn(listProblems(probe.cautions));
+    return pass(
+      `${probe.serverInfo.name} ${probe.serverInfo.version} (protocol ${probe.protocolVersion ?? "?"}) lists ${probe.tools} documented tool(s)`,
+    );
+  },
+});
+
+function secretMembers(value: unknown, path = ""): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => secretMembers(item, `${path}[${index}]`));
+  if (!isRecord(value)) return [];
+  return Object.entries(value).flatMap(([key, member]) =>
+    SECRET_MEMBER_PATTERN.test(key) && typeof member === "string" && member !== ""
+      ? [`${path}${path === "" ? "" : "."}${key}`]
+      : secretMembers(member, `${path}${path === "" ? "" : "."}${key}`),
+  );
+}
+
+export const a2aCard = defineCheck({
+  id: "a2a.card",
+  requests: "`/.well-known/agent-card.json`, then `agent.json`",
+  passes: "the fields its version requires, `https` interfaces, no secrets; a v0.x card is `warn` (outdated)",
+  title: "The A2A agent card (if published) is valid",
+  category: "capabilities",
+  severity: "medium",
+  profiles: ["agent"],
+  remediation:
+    "Only publish /.well-known/agent-card.json if an A2A endpoint exists; use the v1.0 fields (supportedInterfaces with https URLs, capabilities, input/output modes, skills) and no secrets.",
+  prompt:
+    'Update our /.well-known/agent-card.json to A2A v1.0: name, description, version, supportedInterfaces[{url: https…, protocolBinding: "JSONRPC", protocolVersion: "1.0"}], capabilities, defaultInputModes, defaultOutputModes, skills[{id,name,description,tags}]; remove top-level url/preferredTransport and any credentials.',
+  specUrls: ["https://a2a-protocol.org/latest/topics/agent-discovery/"],
+  async run(context) {
+    const document = await loadA2aCard(context);
+    const absent = absence(document, "A2A agent card (only needed if the site runs an A2A agent)");
+    if (absent !== null) return notApplicable(absent);
+    if (document.state !== "found" || document.json === null) return fail(describeState(document, "the agent card"));
+    if (!document.json.ok) return fail(`the agent card is not JSON: ${document.json.error}`);
+    const secrets = secretMembers(document.json.value);
+    if (secrets.length > 0) return fail(`the public card carries credentials: ${secrets.join(", ")}`);
+    const cautions: string[] = [];
+    if (!isJsonMediaType(mediaTypeOf(document.response)))
+      cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}`);
+    const v1 = A2aCardV1Schema.safeParse(document.json.value);
+    if (v1.success) {
+      const insecure = v1.data.supportedInterfaces.filter(
+        (entry) => !URL.canParse(entry.url) || !isSecureOrLocal(context, new URL(entry.url)),
+      );
+      if (insecure.length > 0)
+        return fail(`interface URL(s) are not absolute https: ${insecure.map((entry) => entry.url).join(", ")}`);
+      return cautions.length > 0
+        ? warn(listProblems(cautions))
+        : pass(`A2A v1.0 card "${v1.data.name}" with ${v1.data.skills.length} skill(s)`);
+    }
+    if (A2aCardLegacySchema.safeParse(document.json.value).success)
+      return warn("outdated shape: an A2A v0.x card (top-level url); v1.0 uses supportedInterfaces");
+    return fail(`the agent card is not valid A2A: ${describeIssues(v1.error)}`);
+  },
+});
+
+export const mcpChecks = [mcpCard, mcpLive, a2aCard];

@@ -1,0 +1,182 @@
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { ACCEPT_MARKDOWN, advertisedHomeTwin, listedTwin, samplePage, twinUrl } from "../../documents/pages.ts";
+import { probeUnknownPaths } from "../../documents/probes.ts";
+import { loadHome } from "../../documents/site.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { visibleText } from "../../parse/html.ts";
+import { bodyLooksLikeHtml, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
+
+const MD_SPEC = "https://developers.cloudflare.com/fundamentals/reference/markdown-for-agents/";
+
+function variesOnAccept(response: ScanResponse): boolean {
+  return (response.headers.vary ?? "").split(",").some((value) => ["accept", "*"].includes(value.trim().toLowerCase()));
+}
+
+async function negotiated(
+  context: CheckContext,
+  url: string,
+  accept: string,
+): Promise<{ url: string; response: ScanResponse; problem: string | null; caution: string | null; page?: false }> {
+  const response = await context.trail.request({ url, headers: { accept }, exact: true });
+  const path = new URL(url).pathname;
+  const type = mediaTypeOf(response);
+  const sampled = url !== context.target.root.href;
+  // A sampled link that is dead says nothing about negotiation (link checks judge dead links).
+  if (sampled && (response.status === 404 || response.status === 410))
+    return { url, response, problem: null, caution: null, page: false };
+  if (!isSuccess(response))
+    return { url, response, problem: `${path} answers ${response.status} to Accept: ${accept}`, caution: null };
+  const html = bodyLooksLikeHtml(response.text) || type === "text/html";
+  // A sampled link that turns out to be a document (JSON, an image…) is not a page: it says nothing about negotiation.
+  if (sampled && !html && !isMarkdownMediaType(type) && type !== "")
+    return { url, response, problem: null, caution: null, page: false };
+  if (!isMarkdownMediaType(type) || html)
+    return {
+      url,
+      response,
+      problem: `${path} answers ${type || "no Content-Type"} to Accept: ${accept}${html ? ": the body is HTML" : ""}`,
+      caution: null,
+    };
+  return {
+    url,
+    response,
+    problem: null,
+    caution: variesOnAccept(response)
+      ? null
+      : `${path} sends Markdown without Vary: Accept (shared caches may serve it to browsers)`,
+  };
+}
+
+export const markdownNegotiation = defineCheck({
+  id: "md.negotiate",
+  requests: "`/` and a sampled page with `Accept: text/markdown`",
+  passes:
+    '`200`, `Content-Type: text/markdown`, no HTML in the body ("the body is HTML" otherwise); missing `Vary: Accept` is `warn`',
+  title: "Pages answer Accept: text/markdown with Markdown",
+  category: "content",
+  severity: "high",
+  profiles: ["content", "docs"],
+  remediation:
+    "When a request prefers text/markdown, answer with the page as Markdown (Content-Type: text/markdown; charset=utf-8) and send Vary: Accept on both representations.",
+  prompt:
+    "Add content negotiation to our pages: if the Accept header prefers text/markdown (also with q-values such as `text/markdown, text/html;q=0.9`), respond 200 with the page's Markdown and Content-Type text/markdown; charset=utf-8. Send Vary: Accept on the HTML and the Markdown response.",
+  specUrls: [MD_SPEC, "https://www.rfc-editor.org/rfc/rfc7763", "https://www.rfc-editor.org/rfc/rfc9110#name-vary"],
+  async run(context) {
+    const page = await samplePage(context);
+    const probes = [negotiated(context, context.target.root.href, ACCEPT_MARKDOWN)];
+    if (page !== null) probes.push(negotiated(context, page, "text/markdown, text/html;q=0.9"));
+    const results = await Promise.all(probes);
+    const problems = results.flatMap((result) => (result.problem === null ? [] : [result.problem]));
+    if (problems.length > 0) return fail(listProblems(problems));
+    const cautions = results.flatMap((result) => (result.caution === null ? [] : [result.caution]));
+    if (cautions.length > 0) return warn(listProblems(cautions));
+    return pass(
+      `${results
+        .filter((result) => result.page !== false)
+        .map((result) => new URL(result.url).pathname)
+        .join(" and ")} negotiate Markdown with Vary: Accept`,
+    );
+  },
+});
+
+export const markdownTwins = defineCheck({
+  id: "md.twin",
+  requests: "`HEAD <page>.md` for sampled pages, and one bogus `.md`",
+  passes: "`2xx text/markdown` for real pages, `404` for the bogus one",
+  title: "Pages have .md twins, and a bogus .md is a 404",
+  category: "content",
+  severity: "medium",
+  profiles: ["docs"],
+  remediation:
+    'Serve <page>.md (text/markdown) next to each page, advertise it with rel="alternate" type="text/markdown", and answer 404 for .md paths that do not exist.',
+  prompt:
+    "For every HTML page of our docs, serve the same content as Markdown at the page URL + `.md` (and /index.md for /) with Content-Type text/markdown; charset=utf-8. Unknown .md URLs must answer 404, not the HTML app shell.",
+  specUrls: ["https://llmstxt.org", MD_SPEC],
+  async run(context) {
+    const homeTwin = (await advertisedHomeTwin(context)) ?? twinUrl(context.target.root.href);
+    const page = await samplePage(context);
+    const pageTwin = (await listedTwin(context, homeTwin)) ?? (page === null ? null : twinUrl(page));
+    const twins = [...new Set([homeTwin, ...(pageTwin === null ? [] : [pageTwin])])];
+    const [responses, probes] = await Promise.all([
+      Promise.all(twins.map((twin) => context.trail.resolve(twin))),
+      probeUnknownPaths(context, context.scanToken),
+    ]);
+    const problems: string[] = [];
+    const cautions: string[] = [];
+    twins.forEach((twin, index) => {
+      const response = responses[index];
+      const path = new URL(twin).pathname;
+      if (response === undefined) return;
+      if (!isSuccess(response)) problems.push(`${path} answers ${response.status}`);
+      else if (mediaTypeOf(response) === "text/plain") cautions.push(`${path} is text/plain rather than text/markdown`);
+      else if (!isMarkdownMediaType(mediaTypeOf(response)))
+        problems.push(`${path} is served as ${mediaTypeOf(response) || "no Content-Type"}`);
+    });
+    const bogus = probes.find((probe) => probe.suffix === ".md");
+    if (bogus !== undefined && isSuccess(bogus.response))
+      problems.push(`a bogus ${new URL(bogus.url).pathname} answers ${bogus.response.status} instead of 404`);
+    if (problems.length > 0) return fail(listProblems(problems));
+    if (cautions.length > 0) return warn(listProblems(cautions));
+    return pass(`${twins.map((twin) => new URL(twin).pathname).join(", ")} serve Markdown; unknown .md paths are 404`);
+  },
+});
+
+async function homeMarkdown(context: CheckContext): Promise<ScanResponse | null> {
+  const negotiatedHome = await context.trail.request({
+    url: context.target.root,
+    headers: { accept: ACCEPT_MARKDOWN },
+    exact: true,
+  });
+  if (
+    isSuccess(negotiatedHome) &&
+    isMarkdownMediaType(mediaTypeOf(negotiatedHome)) &&
+    !bodyLooksLikeHtml(negotiatedHome.text)
+  )
+    return negotiatedHome;
+  const twin = await advertisedHomeTwin(context);
+  if (twin === null) return null;
+  const response = await context.trail.get(twin, { accept: ACCEPT_MARKDOWN });
+  return isSuccess(response) && !bodyLooksLikeHtml(response.text) ? response : null;
+}
+
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? [];
+
+export const markdownQuality = defineCheck({
+  id: "md.quality",
+  requests: "Markdown against HTML",
+  passes: "navigation stripped, clearly smaller, same main content, fenced code has a language",
+  title: "The Markdown is clean and matches the page",
+  category: "content",
+  severity: "medium",
+  profiles: ["docs"],
+  remediation:
+    "Generate the Markdown from the main content only: no navigation, footer or HTML left in, clearly smaller than the HTML, the same text, and a language on every fenced code block.",
+  prompt:
+    "Make our Markdown versions contain only the page's main content: strip <nav>, <header>, <footer> and scripts, keep all body text, and tag every fenced code block with its language (```ts, ```bash).",
+  specUrls: ["https://agentdocsspec.com", MD_SPEC],
+  async run(context) {
+    const markdown = await homeMarkdown(context);
+    if (markdown === null) return notApplicable("no Markdown version of / to compare (see md.negotiate and md.twin)");
+    const html = (await loadHome(context)).response;
+    const problems: string[] = [];
+    const cautions: string[] = [];
+    if (/<(html|nav|footer|script|div)\b/i.test(markdown.text))
+      problems.push("HTML markup or navigation is left in the Markdown");
+    const htmlWords = [...new Set(words(visibleText(html.text, { mainOnly: true })))];
+    const markdownWords = new Set(words(markdown.text));
+    const overlap =
+      htmlWords.length === 0 ? 1 : htmlWords.filter((word) => markdownWords.has(word)).length / htmlWords.length;
+    if (overlap < 0.8)
+      problems.push(`only ${Math.round(overlap * 100)}% of the page's main-content words appear in the Markdown`);
+    const reduction = 1 - markdown.body.length / Math.max(html.body.length, 1);
+    if (reduction < 0.4) cautions.push(`the Markdown is only ${Math.round(reduction * 100)}% smaller than the HTML`);
+    const fences = markdown.text.match(/^```.*$/gm) ?? [];
+    const openings = fences.filter((_, index) => index % 2 === 0);
+    if (openings.some((fence) => fence.trim() === "```")) cautions.push("fenced code blocks without a language");
+    if (problems.length > 0) return fail(listProblems(problems));
+    if (cautions.length > 0) return warn(listProblems(cautions));
+    return pass(`${Math.round(overlap * 100)}% content parity, ${Math.round(reduction * 100)}% smaller than the HTML`);
+  },
+});
+
+export const contentChecks = [markdownNegotiation, markdownTwins, markdownQuality];

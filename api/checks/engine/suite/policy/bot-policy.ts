@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { loadWebBotAuthDirectory, WEB_BOT_AUTH_MEDIA_TYPE } from "../../documents/agent-docs.ts";
+import { absence, describeState } from "../../documents/document.ts";
+import { loadRobots } from "../../documents/site.ts";
+import { describeIssues } from "../../parse/json.ts";
+import { mediaTypeOf } from "../../parse/media-type.ts";
+import { isAllowed, namesAgent, type Robots } from "../../parse/robots.ts";
+import { WebBotAuthDirectorySchema } from "../../remote/auth.ts";
+import { advertisesAgentSurfaces } from "../../site-facts.ts";
+
+/** A sample per class from ai-robots-txt/ai.robots.txt (robots.json, 2026-08-22). */
+const AI_AGENTS = {
+  training: ["GPTBot", "ClaudeBot", "Google-Extended", "CCBot"],
+  search: ["OAI-SearchBot", "Claude-SearchBot", "PerplexityBot"],
+  "user-fetch": ["ChatGPT-User", "Claude-User", "Perplexity-User"],
+} as const;
+
+function allowedCount(robots: Robots, agents: readonly string[], path: string): number {
+  return agents.filter((agent) => isAllowed(robots, agent, path)).length;
+}
+
+export const aiBotPolicy = defineCheck({
+  id: "policy.ai-bots",
+  requests: "`robots.txt` groups",
+  passes:
+    "a policy for training crawlers, search crawlers, user-triggered fetchers and agents; fails only on contradictions, such as disallowing `/llms.txt` or `/.well-known/` while advertising agent surfaces",
+  title: "robots.txt states an AI bot policy without contradictions",
+  category: "bot-policy",
+  severity: "medium",
+  profiles: "all",
+  remediation:
+    "State your policy for AI crawlers explicitly (named groups or a wildcard group), and never block user-triggered agents, /llms.txt or /.well-known/ while you publish agent surfaces.",
+  prompt:
+    "Review our robots.txt: keep a `User-agent: *` group, add explicit groups for GPTBot, ClaudeBot, Google-Extended, OAI-SearchBot, PerplexityBot, ChatGPT-User and Claude-User reflecting our policy, and make sure /llms.txt and /.well-known/ are allowed for all of them.",
+  specUrls: ["https://www.rfc-editor.org/rfc/rfc9309", "https://github.com/ai-robots-txt/ai.robots.txt"],
+  async run(context) {
+    const { document, robots } = await loadRobots(context);
+    if (robots === null) {
+      if (document.state === "broken")
+        return fail(
+          `robots.txt answers ${document.response.status}; crawlers treat that as "disallow everything" (RFC 9309 §2.3.1.4)`,
+        );
+      return warn(
+        `${describeState(document, "robots.txt")}; no AI policy is stated (everything is allowed by default)`,
+      );
+    }
+    const matrix = Object.entries(AI_AGENTS).map(
+      ([kind, agents]) => `${kind} ${allowedCount(robots, agents, "/")}/${agents.length}`,
+    );
+    const contradictions: string[] = [];
+    const userAgents = AI_AGENTS["user-fetch"];
+    if (advertisesAgentSurfaces(context.facts.signals) && allowedCount(robots, userAgents, "/") < userAgents.length) {
+      contradictions.push("user-triggered agents are disallowed although the site publishes agent surfaces");
+    }
+    for (const path of ["/llms.txt", "/.well-known/api-catalog"]) {
+      const blocked = ["*", ...userAgents].filter((agent) => !isAllowed(robots, agent, path));
+      if (blocked.length > 0)
+        contradictions.push(
+          `${path.startsWith("/.well-known") ? "/.well-known/" : path} is disallowed for ${blocked.join(", ")}`,
+        );
+    }
+    if (contradictions.length > 0) return fail(listProblems(contradictions));
+    const named = Object.values(AI_AGENTS)
+      .flat()
+      .filter((agent) => namesAgent(robots, agent));
+    const wildcard = robots.groups.some((group) => group.agents.includes("*"));
+    if (named.length === 0 && !wildcard)
+      return warn(`no wildcard group and no AI bot named; allowed at /: ${matrix.join(", ")}`);
+    return pass(
+      `${named.length > 0 ? `${named.length} AI bot(s) named` : "wildcard policy"}; allowed at /: ${matrix.join(", ")}`,
+    );
+  },
+});
+
+const SIGNAL_KEYS = new Set(["search", "ai-input", "ai-train"]);
+
+export const contentSignals = defineCheck({
+  id: "policy.content-signals",
+  requests: "`robots.txt`",
+  passes: "a `Content-Signal` line setting `search`, `ai-input` and `ai-train`; some of them is `warn`",
+  title: "robots.txt declares Content Signals",
+  category: "bot-policy",
+  severity: "medium",
+  profiles: ["content"],
+  remediation:
+    "Add a Content-Signal line (search, ai-input, ai-train, each yes or no) inside a User-agent group of robots.txt.",
+  prompt:
+    "Add to the `User-agent: *` group of our robots.txt a line such as `Content-Signal: search=yes, ai-input=yes, ai-train=no` reflecting our policy (all three keys, values yes/no).",
+  specUrls: ["https://contentsignals.org", "https://datatracker.ietf.org/doc/draft-romm-aipref-contentsignals/"],
+  async run(context) {
+    const { document, robots } = await loadRobots(context);
+    if (robots === null) return fail(`${describeState(document, "robots.txt")}, so no Content-Signal can be declared`);
+    const grouped = robots.groups.flatMap((group) => group.contentSignals);
+    const all = [...grouped, ...robots.orphanContentSignals];
+    if (all.length === 0) return fail("robots.txt has no Content-Signal line");
+    const keys = new Set<string>();
+    const invalid: string[] = [];
+    for (const line of all) {
+      for (const pair of line.split(",")) {
+        const [key = "", value = ""] = pair.split("=").map((part) => part.trim().toLowerCase());
+        if (!SIGNAL_KEYS.has(key) || (value !== "yes" && value !== "no")) invalid.push(pair.trim());
+        else keys.add(key);
+      }
+    }
+    if (invalid.length > 0) return fail(`invalid Content-Signal entries: ${listProblems(invalid)}`);
+    if (grouped.length === 0) return warn("Content-Signal appears only outside a User-agent group");
+    if (keys.size < SIGNAL_KEYS.size)
+      return warn(
+        `Content-Signal sets only ${[...keys].join(", ")}; missing ${[...SIGNAL_KEYS].filter((key) => !keys.has(key)).join(", ")}`,
+      );
+    return pass(`Content-Signal sets search, ai-input and ai-train (${all[0] ?? ""})`);
+  },
+});
+
+/** RFC 7638 thumbprint of an Ed25519 OKP key: SHA-256 over the required members in lexicographic order. */
+function okpThumbprint(x: string): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
+    .digest("base64url");
+}
+
+export const webBotAuth = defineCheck({
+  id: "policy.webbotauth",
+  requests: "`/.well-known/http-message-signatures-directory`",
+  passes: "if present: a valid Ed25519 key directory, not expired",
+  title: "Web Bot Auth key directory (if the site runs an agent)",
+  category: "bot-policy",
+  severity: "info",
+  profiles: ["agent"],
+  remediation:
+    "If your agents sign requests, publish their Ed25519 keys at /.well-known/http-message-signatures-directory as a JWKS with the directory media type, kid = JWK thumbprint.",
+  prompt:
+    'Publish /.well-known/http-message-signatures-directory with Content-Type application/http-message-signatures-directory+json: {"keys":[{"kty":"OKP","crv":"Ed25519","x":…,"kid":<RFC 7638 thumbprint>,"nbf":…,"exp":…}]}.',
+  specUrls: [
+    "https://datatracker.ietf.org/doc/draft-meunier-web-bot-auth-architecture/",
+    "https://www.rfc-editor.org/rfc/rfc7638",
+  ],
+  async run(context) {
+    const document = await loadWebBotAuthDirectory(context);
+    const absent = absence(document, "key directory (only needed if the site operates a signing agent)");
+    if (absent !== null) return notApplicable(absent);
+    if (document.state !== "found" || document.json === null) return fail(describeState(document, "the key directory"));
+    if (!document.json.ok) return fail(`the key directory is not JSON: ${document.json.error}`);
+    const parsed = WebBotAuthDirectorySchema.safeParse(document.json.value);
+    if (!parsed.success) return fail(`the key directory is not an Ed25519 JWKS: ${describeIssues(parsed.error)}`);
+    const nowSeconds = context.now.getTime() / 1000;
+    const expired = parsed.data.keys.filter((key) => key.exp !== undefined && key.exp < nowSeconds);
+    if (expired.length === parsed.data.keys.length) return fail("every key in the directory has expired");
+    const cautions: string[] = [];
+    if (mediaTypeOf(document.response) !== WEB_BOT_AUTH_MEDIA_TYPE)
+      cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}, not ${WEB_BOT_AUTH_MEDIA_TYPE}`);
+    if (parsed.data.keys.some((key) => key.kid !== undefined && key.kid !== okpThumbprint(key.x)))
+      cautions.push("a kid is not the key's JWK thumbprint");
+    if (expired.length > 0) cautions.push(`${expired.length} expired key(s) still listed`);
+    if (cautions.length > 0) return warn(listProblems(cautions));
+    return pass(`${parsed.data.keys.length} valid Ed25519 key(s)`);
+  },
+});
+
+export const botPolicyChecks = [aiBotPolicy, contentSignals, webBotAuth];
