@@ -8,11 +8,11 @@ import { CheckCheckoutSchema } from "../src/schemas/requests/checks.ts";
 import type { AppServices } from "./app-services.ts";
 import { checkFailureForPeople, fieldOf, type PeopleFailure, waitlistFailureForPeople } from "./page-words.ts";
 import { requireAvailable } from "./platform/availability.ts";
-import { validationProblem, violationsOf } from "./platform/body.ts";
 import { enforceRateLimit } from "./platform/limits/enforce.ts";
 import type { OperationDefinition } from "./platform/operations/definition.ts";
 import { type CallSource, invokeOperation } from "./platform/operations/prepare-call.ts";
 import { ApiProblem } from "./platform/problem.ts";
+import { validationProblem, violationsOf } from "./platform/violations.ts";
 
 /**
  * Runs a form action with the same rules as the JSON API, returning a result the page can show.

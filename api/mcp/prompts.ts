@@ -13,7 +13,7 @@ import { findOperation, type OperationId } from "../../src/lib/registry.ts";
 import { absolute } from "../../src/lib/urls.ts";
 import type { RequestSchemas } from "../../src/schemas/requests/bodies.ts";
 import type { ServiceSettings } from "../../src/schemas/service.ts";
-import { violationsOf } from "../platform/body.ts";
+import { violationsOf } from "../platform/violations.ts";
 import type { ToolListing } from "./catalogue.ts";
 
 /** Names one step of a flow: the MCP tool that performs an operation, or its HTTP call where it has no tool. */

@@ -1,7 +1,8 @@
 import type { Readable } from "node:stream";
 import type { H3Event } from "h3";
 import type { z } from "zod";
-import { ApiProblem, pointerFor, type Violation } from "./problem.ts";
+import { ApiProblem } from "./problem.ts";
+import { validationProblem, violationsOf } from "./violations.ts";
 
 export interface ReadJsonOptions {
   limitBytes: number;
@@ -92,31 +93,6 @@ function readNodeStream(stream: Readable, take: (chunk: Buffer) => void): Promis
     stream.on("error", finish);
     stream.on("close", onClose);
   });
-}
-
-/** Every zod issue as a JSON Pointer and a sentence; an unknown property is one violation each. */
-export function violationsOf(error: z.ZodError): Violation[] {
-  const violations: Violation[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys)
-        violations.push({ pointer: pointerFor([...issue.path, key]), detail: "is not an allowed property" });
-    } else if (issue.code === "invalid_type" && issue.message.includes("received undefined")) {
-      violations.push({ pointer: pointerFor(issue.path), detail: "is required" });
-    } else {
-      violations.push({ pointer: pointerFor(issue.path), detail: issue.message });
-    }
-  }
-  return violations;
-}
-
-export function validationProblem(violations: Violation[]): ApiProblem {
-  const count = violations.length;
-  return new ApiProblem(
-    "validation-failed",
-    `${count} field${count === 1 ? "" : "s"} failed validation; errors lists each one.`,
-    { errors: violations },
-  );
 }
 
 /**

@@ -3,9 +3,9 @@ import type { ServiceState } from "../../src/lib/discovery/state.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import { findOperation, type OperationId } from "../../src/lib/registry.ts";
 import type { ToolAnnotationsSchema } from "../../src/schemas/mcp.ts";
-import { validationProblem, violationsOf } from "./body.ts";
 import type { OperationDefinition } from "./operations/definition.ts";
 import { type OperationDeps, performOperation } from "./operations/prepare-call.ts";
+import { validationProblem, violationsOf } from "./violations.ts";
 
 /** What a tool call knows about the HTTP request that carried it. */
 export interface ToolContext {

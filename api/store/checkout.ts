@@ -7,8 +7,8 @@ import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-
 import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import type { CheckoutSession, StoreMetadata } from "../payments/stripe-objects.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
-import { validationProblem } from "../platform/body.ts";
 import { ApiProblem } from "../platform/problem.ts";
+import { validationProblem } from "../platform/violations.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
 import { unitsSold } from "./sql/fulfilments.ts";
 import { insertOrder } from "./sql/orders.ts";

@@ -1,5 +1,5 @@
 // The agent API under load, in one run with its baseline:
-//   GET /api/v1/agents/me (a token lookup) ≥ 50 % of a bare node:http hello-world;
+//   GET /api/v1/agents/me (a token lookup) ≥ 60 % of a bare node:http hello-world;
 //   POST /api/v1/agents/waitlist from distinct agents ≥ 2,000 accepted writes/s, p99 ≤ 50 ms at 32 connections.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -23,6 +23,7 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
       SITE_URL: siteUrl,
       DIST_DIR: distDir,
       DATABASE_URL: databaseUrl,
+      // The request log at its default level (info): one line per request, as in production.
       LOG_LEVEL: "info",
       NODE_ENV: "production",
     },
@@ -45,8 +46,8 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
       metric: "GET /api/v1/agents/me (token lookup, 32 connections)",
       value: `${fmt.rps(me.target.requestsPerSecond)} = ${fmt.pct(me.ratio)} (p99 ${fmt.ms(me.target.p99Ms)}, non-2xx ${me.target.non2xx})`,
       baseline: `${fmt.rps(me.baseline.requestsPerSecond)} (hello-world)`,
-      target: "≥ 50 % of bare",
-      met: me.ratio >= 0.5 && me.target.non2xx === 0,
+      target: "≥ 60 % of hello-world",
+      met: me.ratio >= 0.6 && me.target.non2xx === 0,
     });
     const body = JSON.stringify({
       agent_name: "Bench",

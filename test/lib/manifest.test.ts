@@ -35,6 +35,7 @@ describe("the route manifest", () => {
       .map(([url]) => url)
       .sort();
     // The AI catalog and the MCP card follow the `mcp` switch; the card is the same document at three addresses.
+    // The product index offers a checkout address only while a checkout can start.
     expect(live).toEqual([
       "/.well-known/ai-catalog.json",
       "/.well-known/ard.json",
@@ -42,6 +43,7 @@ describe("the route manifest", () => {
       "/.well-known/mcp/server-card.json",
       "/.well-known/service-state.json",
       "/agents.json",
+      "/api/v1/products",
       "/capabilities.json",
       "/mcp/server-card",
       "/pricing.json",

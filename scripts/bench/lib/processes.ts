@@ -9,13 +9,24 @@ export interface Started {
 }
 
 /** Starts a Node process and waits until `readyUrl` answers. */
-export async function startProcess(
+export function startProcess(
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
   url: string,
 ): Promise<Started> {
-  const child = spawn(process.execPath, args, {
+  return startCommand(process.execPath, args, env, readyUrl, url);
+}
+
+/** Starts any program (nginx, for one) and waits until `readyUrl` answers. */
+export async function startCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  readyUrl: string,
+  url: string,
+): Promise<Started> {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -43,7 +43,7 @@ describe("POST /api/v1/agents/register", () => {
     expect(problem.errors).toEqual([
       { pointer: "#/agent_name", detail: "must be 1 to 200 characters long" },
       { pointer: "#/agent_type", detail: "is required" },
-      { pointer: "#/operator_type", detail: 'Invalid option: expected one of "individual"|"company"|"organisation"' },
+      { pointer: "#/operator_type", detail: 'must be one of "individual", "company", "organisation"' },
       { pointer: "#/token", detail: "is not an allowed property" },
     ]);
   });

@@ -1,7 +1,7 @@
 import type { EvidenceTrail } from "../evidence.ts";
-import { bodyDigest } from "../fetch/body-digest.ts";
 import type { ScanResponse } from "../fetch/fetcher.ts";
 import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
+import { bodyDigest } from "../fetch/scan-response.ts";
 import type { CheckTarget } from "../fetch/target.ts";
 import { type JsonParseResult, parseJson } from "../parse/json.ts";
 import { answersUsefully, isHtmlResponse, isSuccess, mediaTypeOf } from "../parse/media-type.ts";

@@ -1,5 +1,5 @@
-import { bodyDigest } from "../fetch/body-digest.ts";
 import type { ScanResponse } from "../fetch/fetcher.ts";
+import { bodyDigest } from "../fetch/scan-response.ts";
 import { isSuccess } from "../parse/media-type.ts";
 import { ACCEPT_HTML, ACCEPT_JSON, ACCEPT_TEXT, type DocumentContext, pathUrl } from "./document.ts";
 

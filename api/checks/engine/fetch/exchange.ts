@@ -1,10 +1,10 @@
 import { isUtf8 } from "node:buffer";
 import { type Agent, fetch } from "undici";
 import type { CheckerLimits } from "../settings.ts";
-import type { ScanMethod, ScanResponse } from "./fetcher.ts";
 import { readLimitedBody } from "./read-body.ts";
 import { firstInvalidUtf8, oversize } from "./response-fault.ts";
 import { ScanFetchError, toScanFetchError } from "./scan-fetch-error.ts";
+import type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
 /** One request and its answer, before the fetcher follows redirects. */
 export type Hop = Omit<ScanResponse, "method" | "requestUrl" | "redirects" | "requestHeaders">;

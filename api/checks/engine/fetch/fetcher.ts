@@ -13,8 +13,9 @@ import { createPinnedAgent } from "./pinned-agent.ts";
 import { RequestSlots } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
+import type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
-export type ScanMethod = "GET" | "HEAD" | "POST";
+export type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
 export interface ScanRequest {
   method?: ScanMethod;
@@ -34,24 +35,6 @@ export interface ScanRequest {
 interface Spending {
   sample: boolean;
   onSent: (() => void) | undefined;
-}
-
-export interface ScanResponse {
-  method: ScanMethod;
-  requestUrl: string;
-  /** Where the last hop was answered, after at most `maxRedirects` hops. */
-  url: string;
-  status: number;
-  /** Lower-case names; repeated headers joined with ", " (RFC 9110 §5.3). */
-  headers: Readonly<Record<string, string>>;
-  body: Buffer;
-  text: string;
-  /** Byte offset of the first byte that is not UTF-8, or null when the body is valid UTF-8. */
-  invalidUtf8At: number | null;
-  redirects: readonly string[];
-  requestHeaders: Readonly<Record<string, string>>;
-  /** What was wrong with the answer, recorded rather than thrown so the checks can judge it. */
-  fault: ResponseFault | null;
 }
 
 export interface FetchOutcome {

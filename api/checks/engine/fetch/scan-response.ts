@@ -1,0 +1,35 @@
+import { createHash } from "node:crypto";
+import type { ResponseFault } from "./response-fault.ts";
+
+export type ScanMethod = "GET" | "HEAD" | "POST";
+
+/** One answer as the checks see it, after redirects, with its faults recorded rather than thrown. */
+export interface ScanResponse {
+  method: ScanMethod;
+  requestUrl: string;
+  /** Where the last hop was answered, after at most `maxRedirects` hops. */
+  url: string;
+  status: number;
+  /** Lower-case names; repeated headers joined with ", " (RFC 9110 §5.3). */
+  headers: Readonly<Record<string, string>>;
+  body: Buffer;
+  text: string;
+  /** Byte offset of the first byte that is not UTF-8, or null when the body is valid UTF-8. */
+  invalidUtf8At: number | null;
+  redirects: readonly string[];
+  requestHeaders: Readonly<Record<string, string>>;
+  /** What was wrong with the answer, recorded rather than thrown so the checks can judge it. */
+  fault: ResponseFault | null;
+}
+
+const digests = new WeakMap<ScanResponse, string>();
+
+/** SHA-256 of a response body, computed once per response. */
+export function bodyDigest(response: ScanResponse): string {
+  let digest = digests.get(response);
+  if (digest === undefined) {
+    digest = createHash("sha256").update(response.body).digest("hex");
+    digests.set(response, digest);
+  }
+  return digest;
+}
