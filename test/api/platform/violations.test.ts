@@ -13,7 +13,9 @@ const ZOD_WORDING = /^(Invalid|Too (big|small)|Expected)\b/;
 
 function detailsFor(schema: z.ZodType, value: unknown): string[] {
   const result = schema.safeParse(value);
-  return result.success ? [] : violationsOf(result.error).map((violation) => `${violation.pointer} ${violation.detail}`);
+  return result.success
+    ? []
+    : violationsOf(result.error).map((violation) => `${violation.pointer} ${violation.detail}`);
 }
 
 /** Every property name a body schema declares, in every branch of its unions. */
