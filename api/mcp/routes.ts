@@ -1,9 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { H3Event } from "h3";
 import { MCP_ACCEPT, MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
+import { ifNoneMatchAnyCoding } from "../platform/http/encoding/dynamic-coding.ts";
 import { completeResponse, jsonResponse } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
@@ -55,11 +55,6 @@ async function transportProblem(response: Response, limits: Record<string, strin
   });
 }
 
-function ifNoneMatch(event: H3Event, etag: string): boolean {
-  const inm = event.req.headers.get("if-none-match");
-  return inm?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag) ?? false;
-}
-
 export interface McpRouteDeps {
   catalogue: ToolCatalogue;
   /** Content and public URLs, as the build had them. */
@@ -88,7 +83,7 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
     // The body is a function of the revision, so the revision is a strong validator.
     const etag = `"${listing.revision}"`;
     const headers = { ...limits, ETag: etag, "Cache-Control": "no-cache" };
-    if (ifNoneMatch(event, etag))
+    if (ifNoneMatchAnyCoding(event.req.headers.get("if-none-match"), etag))
       return completeResponse(event, null, { status: 304, type: "application/json", headers });
     return jsonResponse(event, { revision: listing.revision, endpoint, data: listing.descriptions }, { headers });
   });

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type Started, startCommand } from "./lib/processes.ts";
 
 const NGINX = "/usr/sbin/nginx";
@@ -29,7 +29,10 @@ export async function startNginx(
   binary: string,
   options: { workDir: string; port: number; urlPath: string; body: string; contentType: string },
 ): Promise<Started> {
-  const { workDir, port, urlPath, body, contentType } = options;
+  const { port, urlPath, contentType } = options;
+  // nginx reads relative paths from its prefix, not from our working directory.
+  const workDir = resolve(options.workDir);
+  const body = resolve(options.body);
   await mkdir(join(workDir, "logs"), { recursive: true });
   const config = `
 worker_processes 1;

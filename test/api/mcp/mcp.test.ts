@@ -158,6 +158,17 @@ describe("the tools listing", () => {
     ).toBe(304);
   });
 
+  it("revalidates a compressed listing with the ETag it was sent under", async () => {
+    const compressed = await t.app.request("/api/v1/tools", { headers: { "accept-encoding": "gzip" } });
+    expect(compressed.headers.get("content-encoding")).toBe("gzip");
+    const etag = compressed.headers.get("etag") ?? "";
+    expect(etag).toMatch(/-gzip"$/);
+    const again = await t.app.request("/api/v1/tools", {
+      headers: { "accept-encoding": "gzip", "if-none-match": etag },
+    });
+    expect(again.status).toBe(304);
+  });
+
   it("drops a tool whose capability is switched off, and the revision changes with the set", async () => {
     const before = (await (await t.app.request("/api/v1/tools")).json()) as {
       revision: string;

@@ -43,11 +43,26 @@ export function codeDynamicBody(
   const coding = chooseContentCoding(request.acceptEncoding, DYNAMIC_CODINGS, PREFERENCE);
   const coded = headers.map(([name, value]): [string, string] => {
     if (name === "Vary") return [name, `${value}, Accept-Encoding`];
-    if (name === "ETag" && coding) return [name, value.replace(/"$/, `-${coding}"`)];
+    if (name === "ETag" && coding) return [name, codedEtag(value, coding)];
     return [name, value];
   });
   if (!coded.some(([name]) => name === "Vary")) coded.push(["Vary", "Accept-Encoding"]);
   if (!coding) return { headers: coded, body: sendsBody ? body : null };
   coded.push(["Content-Encoding", coding]);
   return { headers: coded, body: sendsBody ? DYNAMIC_CODINGS[coding](body) : null };
+}
+
+/** The ETag of a body sent with `coding`: the identity ETag with the coding appended. */
+function codedEtag(etag: string, coding: ContentCoding): string {
+  return etag.replace(/"$/, `-${coding}"`);
+}
+
+/**
+ * Whether `If-None-Match` names this body's ETag in any of the codings `codeDynamicBody` may send:
+ * a client revalidates with the ETag it was given, which carries the coding it was sent in.
+ */
+export function ifNoneMatchAnyCoding(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const variants = new Set([etag, ...PREFERENCE.map((coding) => codedEtag(etag, coding))]);
+  return ifNoneMatch.split(",").some((tag) => variants.has(tag.trim().replace(/^W\//, "")));
 }
