@@ -109,7 +109,10 @@ describe("the checkout return page", () => {
     expect(orderNumber).toMatch(/^ord_[A-Za-z0-9]+$/);
     expect(await order.innerText()).toContain("Download link sent to\ns•••@example.com");
     expect(await page.content()).not.toContain("shopper@example.com");
-    await expect.poll(() => smtp.received.some((message) => message.to.includes("shopper@example.com"))).toBe(true);
+    // The outbox sends in the background: give it longer than expect.poll's default second on a busy machine.
+    await expect
+      .poll(() => smtp.received.some((message) => message.to.includes("shopper@example.com")), { timeout: 15_000 })
+      .toBe(true);
     const mail = mimePart(
       smtp.received.find((message) => message.to.includes("shopper@example.com"))?.raw ?? "",
       "text/plain",
