@@ -10,7 +10,7 @@ import { requestIdFrom } from "../platform/http/request-id.ts";
 import { responseHeaders } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
-import { type HotRoute, headerValue, writeWholeResponse } from "./hot-routes.ts";
+import { type HotRoute, hotHeaders, writeWholeResponse } from "./hot-routes.ts";
 
 /**
  * `GET /api/v1/agents/me` for a token whose owner was read in the last second, while the service
@@ -37,13 +37,15 @@ export function agentStandingHotRoute({
     if (request.method !== "GET") return false;
     const state = monitor.peek();
     if (!state || !isOperationAvailable(operation, state, service)) return false;
-    const owner = ownerInMemory(request.headers.authorization, tokenOwners, null);
+    const headers = hotHeaders(request);
+    if (!headers) return false;
+    const owner = ownerInMemory(headers.authorization ?? undefined, tokenOwners, null);
     if (!owner) return false;
     const started = performance.now();
-    const requestId = requestIdFrom(headerValue(request.headers["x-request-id"]));
+    const requestId = requestIdFrom(headers["x-request-id"]);
     const coded = codeDynamicBody(responseHeaders("application/json", requestId), standingJson(owner), {
       method: "GET",
-      acceptEncoding: headerValue(request.headers["accept-encoding"]),
+      acceptEncoding: headers["accept-encoding"],
     });
     writeWholeResponse(response, 200, coded.headers, coded.body);
     logRequestLine(log, "info", {

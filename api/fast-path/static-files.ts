@@ -3,7 +3,7 @@ import { requestIdFrom } from "../platform/http/request-id.ts";
 import type { Logger } from "../platform/log.ts";
 import type { SiteFiles } from "../site/site-files.ts";
 import { staticAnswer } from "../site/static-answer.ts";
-import { type HotRoute, headerValue, writeWholeResponse } from "./hot-routes.ts";
+import { type HotRoute, hotHeaders, writeWholeResponse } from "./hot-routes.ts";
 
 /**
  * Every file of the build that is not live, answered on node:http with the app's own `staticAnswer`:
@@ -17,16 +17,18 @@ export function staticFileRoutes(site: SiteFiles, log: Logger): Map<string, HotR
     routes.set(route.url, (request, response) => {
       const method = request.method ?? "GET";
       if (method !== "GET" && method !== "HEAD") return false;
+      const headers = hotHeaders(request);
+      if (!headers) return false;
       const started = performance.now();
       const answer = staticAnswer(site, route, {
         method,
-        accept: headerValue(request.headers.accept),
-        acceptEncoding: headerValue(request.headers["accept-encoding"]),
-        ifNoneMatch: headerValue(request.headers["if-none-match"]),
+        accept: headers.accept,
+        acceptEncoding: headers["accept-encoding"],
+        ifNoneMatch: headers["if-none-match"],
       });
       writeWholeResponse(response, answer.status, answer.headers, answer.body);
       if (log.isLevelEnabled("debug")) {
-        const requestId = requestIdFrom(headerValue(request.headers["x-request-id"]));
+        const requestId = requestIdFrom(headers["x-request-id"]);
         logRequestLine(log, "debug", {
           requestId,
           method,

@@ -19,7 +19,8 @@ export function rawRequest(
   base: string,
   method: string,
   path: string,
-  headers: Record<string, string> = {},
+  /** A list of values sends the field once per value. */
+  headers: Record<string, string | string[]> = {},
   body?: string,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {

@@ -62,7 +62,7 @@ const logLine = (lines: string[], requestId: string) =>
     .map((line) => line.replace(/"time":\d+/, '"time":0').replace(/"ms":[\d.]+/, '"ms":0'));
 
 let counter = 0;
-async function both(method: string, path: string, headers: Record<string, string> = {}) {
+async function both(method: string, path: string, headers: Record<string, string | string[]> = {}) {
   const { app, fast } = sides as Required<typeof sides>;
   const requestId = `contract-${++counter}-${"x".repeat(8)}`;
   const withId = { ...headers, "x-request-id": requestId };
@@ -129,6 +129,21 @@ describe("the fast path, against the app alone", () => {
     expect(answer.fast).toEqual(answer.app);
     expect(answer.logs.fast).toEqual(answer.logs.app);
     expect(answer.logs.fast).toHaveLength(1);
+  });
+
+  it("leaves a request that repeats a header it reads to the app, which applies node's rules for repeated fields", async () => {
+    const { token } = await registerAgent(t);
+    await both("GET", "/api/v1/agents/me", bearer(token));
+    const cases: [string, Record<string, string | string[]>][] = [
+      ["/api/v1/agents/me", { authorization: [`Bearer ${token}`, "Bearer agt_other"] }],
+      ["/api/v1/agents/me", { authorization: `Bearer ${token}`, "accept-encoding": ["gzip", "br"] }],
+      ["/llms.txt", { "accept-encoding": ["identity", "br"] }],
+    ];
+    for (const [path, headers] of cases) {
+      const answer = await both("GET", path, headers);
+      expect(answer.fastPathAnswered, `${path} ${JSON.stringify(headers)}`).toBe(false);
+      expect(answer.fast).toEqual(answer.app);
+    }
   });
 
   it("leaves to the app what it does not take: live documents, other methods, query strings, unknown paths", async () => {
