@@ -13,6 +13,7 @@ import { pricingDocument } from "../../src/lib/discovery/pricing.ts";
 import type { ServiceState } from "../../src/lib/discovery/state.ts";
 import { CORS_HEADERS } from "../../src/lib/manifest.ts";
 import { productIndexDocument } from "../../src/lib/outputs/store.ts";
+import { ifNoneMatchNames } from "../platform/http/if-none-match.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
 import type { StaticRoute } from "./site-files.ts";
@@ -32,8 +33,7 @@ const LIVE_HEADERS = {
 
 function answer(event: H3Event, type: string, body: string | Uint8Array, etag: string): Response {
   const headers = new Headers({ "Content-Type": type, ETag: etag, ...LIVE_HEADERS });
-  const inm = event.req.headers.get("if-none-match");
-  if (inm?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
+  if (ifNoneMatchNames(event.req.headers.get("if-none-match"), [etag]))
     return new FastResponse(null, { status: 304, headers });
   return new FastResponse(event.req.method === "HEAD" ? null : (body as BodyInit), { status: 200, headers });
 }

@@ -1,5 +1,6 @@
 import { prefersMarkdown } from "../platform/http/accept.ts";
 import { chooseContentCoding } from "../platform/http/encoding/accept-encoding.ts";
+import { ifNoneMatchNames } from "../platform/http/if-none-match.ts";
 import type { SiteFiles, StaticRoute } from "./site-files.ts";
 
 /** What a request for a static URL depends on. */
@@ -18,11 +19,6 @@ export interface StaticAnswer {
   body: Uint8Array | null;
 }
 
-function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch === etag || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
-}
-
 /**
  * The answer for a URL of the build: its Markdown twin for a client that prefers Markdown (with
  * `Vary: Accept`), the build's `.br` or `.gz` copy for a client that accepts it (with its own ETag),
@@ -34,7 +30,7 @@ export function staticAnswer(site: SiteFiles, route: StaticRoute, request: Stati
   const coding = chooseContentCoding(request.acceptEncoding, chosen.coded);
   const variant = (coding && chosen.coded[coding]) || chosen;
   const headers = twin ? variant.negotiatedHeaders : variant.headers;
-  if (matchesEtag(request.ifNoneMatch, variant.etag)) return { status: 304, headers, body: null };
+  if (ifNoneMatchNames(request.ifNoneMatch, [variant.etag])) return { status: 304, headers, body: null };
   if (request.method === "HEAD")
     return { status: 200, headers: [...headers, ["Content-Length", String(variant.body.byteLength)]], body: null };
   return { status: 200, headers, body: variant.body };

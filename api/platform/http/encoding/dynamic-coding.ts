@@ -57,12 +57,7 @@ function codedEtag(etag: string, coding: ContentCoding): string {
   return etag.replace(/"$/, `-${coding}"`);
 }
 
-/**
- * Whether `If-None-Match` names this body's ETag in any of the codings `codeDynamicBody` may send:
- * a client revalidates with the ETag it was given, which carries the coding it was sent in.
- */
-export function ifNoneMatchAnyCoding(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const variants = new Set([etag, ...PREFERENCE.map((coding) => codedEtag(etag, coding))]);
-  return ifNoneMatch.split(",").some((tag) => variants.has(tag.trim().replace(/^W\//, "")));
+/** Every ETag `codeDynamicBody` may give a body whose identity ETag is `etag`: a client revalidates with the one it got. */
+export function etagsInEveryCoding(etag: string): string[] {
+  return [etag, ...PREFERENCE.map((coding) => codedEtag(etag, coding))];
 }
