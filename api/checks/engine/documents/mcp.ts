@@ -46,17 +46,6 @@ async function mcpCatalogEntries(context: DocumentContext): Promise<string[]> {
   });
 }
 
-/** A location's failure to answer is kept aside: the next generation's location is probed all the same. */
-async function settle<T>(read: () => Promise<T>, failures: ScanFetchError[]): Promise<T | null> {
-  try {
-    return await read();
-  } catch (error) {
-    if (!(error instanceof ScanFetchError)) throw error;
-    failures.push(error);
-    return null;
-  }
-}
-
 /**
  * Every generation of MCP server card (landscape §3.3): entries of the AI catalogs and of the draft MCP Catalog,
  * SEP-2127's `/.well-known/mcp/server-card.json`, SEP-1649's `/.well-known/mcp.json`, and the extension's
@@ -64,10 +53,26 @@ async function settle<T>(read: () => Promise<T>, failures: ScanFetchError[]): Pr
  * the others (DESIGN §8): a catalog whose redirect was refused still leaves the card's own location to be fetched.
  */
 export async function probeMcpCards(context: DocumentContext): Promise<McpCardProbe> {
-  const failures: ScanFetchError[] = [];
+  const probe: McpCardProbe = { cards: [], unreachable: [] };
+  // The card locations' own failures come first: the checks quote the first one.
+  const catalogFailures: McpCardProbe["unreachable"] = [];
+  /** A location's failure to answer is kept aside: the next generation's location is probed all the same. */
+  const settle = async <T>(
+    source: McpCardSource,
+    read: () => Promise<T>,
+    failures = probe.unreachable,
+  ): Promise<T | null> => {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof ScanFetchError)) throw error;
+      failures.push({ url: error.url, source, error });
+      return null;
+    }
+  };
   const [catalogs, mcpCatalog] = await Promise.all([
-    settle(() => loadAiCatalogs(context), failures),
-    settle(() => mcpCatalogEntries(context), failures),
+    settle("ai-catalog", () => loadAiCatalogs(context), catalogFailures),
+    settle("mcp-catalog", () => mcpCatalogEntries(context), catalogFailures),
   ]);
   const fromCatalogs = [
     ...(catalogs === null
@@ -82,14 +87,9 @@ export async function probeMcpCards(context: DocumentContext): Promise<McpCardPr
     { url: pathUrl(context, "/.well-known/mcp/server-card.json"), source: "well-known-server-card" },
     { url: pathUrl(context, "/.well-known/mcp.json"), source: "well-known-mcp-json" },
   ];
-  const probe: McpCardProbe = { cards: [], unreachable: [] };
   const attempt = async (plan: { url: string; source: McpCardSource }): Promise<void> => {
-    try {
-      probe.cards.push(await load(context, plan.url, plan.source));
-    } catch (error) {
-      if (!(error instanceof ScanFetchError)) throw error;
-      probe.unreachable.push({ ...plan, error });
-    }
+    const card = await settle(plan.source, () => load(context, plan.url, plan.source));
+    if (card !== null) probe.cards.push(card);
   };
   await Promise.all(planned.map(attempt));
   const known = new Set(planned.map((plan) => plan.url));
@@ -100,7 +100,7 @@ export async function probeMcpCards(context: DocumentContext): Promise<McpCardPr
   if (endpointCard !== undefined) await attempt({ url: endpointCard, source: "endpoint-server-card" });
   const order = new Map(planned.map((plan, index) => [plan.url, index]));
   probe.cards.sort((left, right) => (order.get(left.url) ?? planned.length) - (order.get(right.url) ?? planned.length));
-  for (const error of failures) probe.unreachable.push({ url: error.url, source: "ai-catalog", error });
+  probe.unreachable.push(...catalogFailures);
   return probe;
 }
 
