@@ -3,8 +3,6 @@ import { MCP_ACCEPT, MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
-import { etagsInEveryCoding } from "../platform/http/encoding/dynamic-coding.ts";
-import { ifNoneMatchNames } from "../platform/http/if-none-match.ts";
 import { completeResponse, jsonResponse } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
@@ -84,8 +82,6 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
     // The body is a function of the revision, so the revision is a strong validator.
     const etag = `"${listing.revision}"`;
     const headers = { ...limits, ETag: etag, "Cache-Control": "no-cache" };
-    if (ifNoneMatchNames(event.req.headers.get("if-none-match"), etagsInEveryCoding(etag)))
-      return completeResponse(event, null, { status: 304, type: "application/json", headers });
     return jsonResponse(event, { revision: listing.revision, endpoint, data: listing.descriptions }, { headers });
   });
 

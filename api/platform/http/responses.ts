@@ -34,18 +34,24 @@ export function responseHeaders(type: string, requestId: string, extra?: Record<
  * A response built complete: every header as tuples, which srvx writes straight to the socket.
  * Building a Headers object and setting headers on it afterwards cost more than the rest of a
  * small JSON response. Every body the API builds passes here, so this is where a large one is
- * compressed for a client that accepts it (`codeDynamicBody`).
+ * compressed for a client that accepts it, and where a body with an ETag the client already has
+ * becomes a 304 (`codeDynamicBody`).
  */
 export function completeResponse(
   event: H3Event,
   body: string | null,
   init: { status: number; type: string; headers?: Record<string, string> },
 ): Response {
+  const method = event.req.method;
   const coded = codeDynamicBody(responseHeaders(init.type, requestIdOf(event), init.headers), body, {
-    method: event.req.method,
+    method,
     acceptEncoding: event.req.headers.get("accept-encoding"),
+    // Only a successful read can be "not modified" (RFC 9110 §13.1.2).
+    ifNoneMatch:
+      init.status === 200 && (method === "GET" || method === "HEAD") ? event.req.headers.get("if-none-match") : null,
   });
-  return markComplete(new FastResponse(coded.body as BodyInit | null, { status: init.status, headers: coded.headers }));
+  const status = coded.notModified ? 304 : init.status;
+  return markComplete(new FastResponse(coded.body as BodyInit | null, { status, headers: coded.headers }));
 }
 
 export function jsonResponse(

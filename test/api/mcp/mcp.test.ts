@@ -167,6 +167,8 @@ describe("the tools listing", () => {
       headers: { "accept-encoding": "gzip", "if-none-match": etag },
     });
     expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.headers.get("vary")).toBe(compressed.headers.get("vary"));
   });
 
   it("drops a tool whose capability is switched off, and the revision changes with the set", async () => {

@@ -63,19 +63,24 @@ describe("JSON built per request", () => {
     expect(problem.headers["content-encoding"]).toBeUndefined();
   });
 
-  it("gives HEAD the coding's headers without a body, and a 304 no body to code", async () => {
+  it("gives HEAD the coding's headers without a body, and a 304 the ETag and Vary of the answer it stands for", async () => {
     const head = await rawRequest(base, "HEAD", "/api/v1/tools", { "accept-encoding": "gzip" });
     expect(head.status).toBe(200);
     expect(head.headers["content-encoding"]).toBe("gzip");
     expect(head.body.length).toBe(0);
-    const identity = await get("/api/v1/tools");
+    const coded = await get("/api/v1/tools", { "accept-encoding": "gzip" });
     const revalidated = await get("/api/v1/tools", {
       "accept-encoding": "gzip",
-      "if-none-match": String(identity.headers.etag),
+      "if-none-match": String(coded.headers.etag),
     });
     expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.etag).toBe(coded.headers.etag);
+    expect(revalidated.headers.vary).toBe(coded.headers.vary);
     expect(revalidated.headers["content-encoding"]).toBeUndefined();
     expect(revalidated.body.length).toBe(0);
+    // The identity ETag names another representation than the gzip one this client gets.
+    const other = await get("/api/v1/tools", { "accept-encoding": "gzip", "if-none-match": '"not-this-one"' });
+    expect(other.status).toBe(200);
   });
 
   it("never codes an event stream, whatever its size: each event must reach the client as it is written", () => {
