@@ -1,21 +1,19 @@
 // Lighthouse scores for the pages people land on: `npm run audit:pages [-- --runs=3] [/other/path …]`.
 // Audits the build in DIST_DIR (default dist/) at the URL it was built for: a server already
 // answering there is used, otherwise one is started with a throwaway database. Exit 1 below 100.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { readBuiltUrls } from "../api/site/built-for.ts";
 import { auditPages, CATEGORIES, SKIPPED_AUDITS } from "./audit/lighthouse.ts";
 import { type Started, startProcess } from "./bench/lib/processes.ts";
 
 const DEFAULT_PAGES = ["/", "/docs/quickstart", "/store", "/checks"];
 
 async function builtSiteUrl(distDir: string): Promise<string> {
-  try {
-    const manifest = JSON.parse(await readFile(join(distDir, "manifest.json"), "utf8")) as { site_url: string };
-    return manifest.site_url;
-  } catch {
-    throw new Error(`No build in ${distDir}: run \`npm run build\` first.`);
-  }
+  const built = await readBuiltUrls(distDir);
+  if (!built) throw new Error(`No build in ${distDir}: run \`npm run build\` first.`);
+  return built.siteUrl;
 }
 
 async function answers(url: string): Promise<boolean> {

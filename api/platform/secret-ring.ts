@@ -70,12 +70,21 @@ async function readLegacySecrets(client: Sql): Promise<LegacySecrets | null> {
   if (current === null && previousText === null) return null;
   let previous: string[] = [];
   if (previousText !== null) {
-    const parsed = LegacyPreviousSchema.safeParse(JSON.parse(previousText));
+    const parsed = LegacyPreviousSchema.safeParse(parseOrUndefined(previousText));
     if (!parsed.success)
       throw new Error(`settings.${LEGACY_PREVIOUS} is not a JSON array of secrets; fix or delete that row`);
     previous = parsed.data;
   }
   return { current, previous };
+}
+
+/** JSON text as a value, or undefined when it does not parse (the schema then says what is wrong). */
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 const forgetLegacySecrets = (client: Sql) =>

@@ -13,13 +13,14 @@ const ManifestUrlsSchema = z.object({ site_url: z.string(), docs_url: z.string()
 
 /** The URLs the build in `distDir` was made for; `null` when there is no build to read. */
 export async function readBuiltUrls(distDir: string): Promise<BuiltUrls | null> {
-  let text: string;
+  let manifest: unknown;
   try {
-    text = await readFile(join(distDir, "manifest.json"), "utf8");
+    manifest = JSON.parse(await readFile(join(distDir, "manifest.json"), "utf8"));
   } catch {
+    // No build, or one cut short: the server then says there is no build, as loadSiteFiles does.
     return null;
   }
-  const parsed = ManifestUrlsSchema.safeParse(JSON.parse(text));
+  const parsed = ManifestUrlsSchema.safeParse(manifest);
   return parsed.success ? { siteUrl: parsed.data.site_url, docsUrl: parsed.data.docs_url } : null;
 }
 

@@ -1,5 +1,6 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { chromiumPath } from "../../test/helpers/chromium.ts";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -11,8 +12,6 @@ export interface PageAudit {
   /** Titles of the audits that cost points, so a score below 100 says why. */
   failing: string[];
 }
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
  * Audits left out, each with the reason printed beside the scores. Lighthouse 12 (the last that runs
@@ -32,7 +31,7 @@ export const SKIPPED_AUDITS: Readonly<Record<string, string>> = {
  */
 export async function auditPages(urls: readonly string[], runs = 1): Promise<PageAudit[]> {
   const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
+    chromePath: chromiumPath(),
     chromeFlags: [
       "--headless=new",
       "--no-sandbox",
