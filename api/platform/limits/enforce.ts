@@ -8,7 +8,6 @@ import { type LimitName, type RateLimitDecision, type RateLimiter, rateLimitHead
  */
 export class LimitCounter {
   readonly #decisions: RateLimitDecision[] = [];
-  readonly #subjects: string[] = [];
 
   constructor(
     private readonly limiter: RateLimiter,
@@ -19,7 +18,6 @@ export class LimitCounter {
   async count(name: LimitName, subject: string): Promise<Record<string, string>> {
     const decision = await this.limiter.consume(name, subject);
     this.#decisions.push(decision);
-    this.#subjects.push(subject);
     const headers = rateLimitHeaders(...this.#decisions);
     this.onHeaders(headers);
     if (!decision.allowed) {
@@ -38,9 +36,7 @@ export class LimitCounter {
    */
   async refund(): Promise<void> {
     if (this.#decisions.length === 0) return;
-    const refunded = await Promise.all(
-      this.#decisions.map((decision, index) => this.limiter.refund(decision, this.#subjects[index] ?? "")),
-    );
+    const refunded = await Promise.all(this.#decisions.map((decision) => this.limiter.refund(decision)));
     this.#decisions.splice(0, this.#decisions.length, ...refunded);
     this.onHeaders(rateLimitHeaders(...this.#decisions));
   }

@@ -38,6 +38,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until the window ends. */
   resetSeconds: number;
+  /** The counter this decision counted on (the limit and the subject): what a refund gives back to. */
+  key: string;
 }
 
 interface Counter {
@@ -110,8 +112,10 @@ export class RateLimiter {
   async consume(name: LimitName, subject: string): Promise<RateLimitDecision> {
     const policy = this.policies[name];
     const now = this.now();
-    const counter = await this.store.consume(`${name}:${subject}`, policy.windowSeconds * 1000, now);
+    const key = `${name}:${subject}`;
+    const counter = await this.store.consume(key, policy.windowSeconds * 1000, now);
     return {
+      key,
       allowed: counter.count <= policy.limit,
       name,
       policy,
@@ -121,8 +125,8 @@ export class RateLimiter {
   }
 
   /** Takes back a count `consume` made: the request was refused by the service, not by the limit. */
-  async refund(decision: RateLimitDecision, subject: string): Promise<RateLimitDecision> {
-    await this.store.refund(`${decision.name}:${subject}`, this.now());
+  async refund(decision: RateLimitDecision): Promise<RateLimitDecision> {
+    await this.store.refund(decision.key, this.now());
     return { ...decision, remaining: Math.min(decision.policy.limit, decision.remaining + 1) };
   }
 }
