@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { validateAgainstPublishedSchema } from "../../helpers/site.ts";
 import { createStoreApp, nextAddress, type StoreTestApp } from "../../helpers/store.ts";
@@ -68,5 +69,18 @@ describe("the product index with a payment provider", () => {
     });
     expect(started.status).toBe(201);
     expect(await listProductsOverMcp(store.t)).toEqual(listing);
+  });
+
+  it("offers no checkout address while staff have switched the store off", async () => {
+    await setSwitch(store.t.services.database.client, "store", false, "test", new Date().toISOString());
+    store.t.services.monitor.invalidate();
+    try {
+      const listing = await listProducts(store.t);
+      expect(listing.data.map((product) => product.checkout_url)).toEqual(listing.data.map(() => null));
+      expect(await listProductsOverMcp(store.t)).toEqual(listing);
+    } finally {
+      await setSwitch(store.t.services.database.client, "store", true, "test", new Date().toISOString());
+      store.t.services.monitor.invalidate();
+    }
   });
 });
