@@ -22,7 +22,7 @@ import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
 import type { HostLookup } from "./fetch/address-guard.ts";
 import { ScanFetcher } from "./fetch/fetcher.ts";
-import { isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
+import { ignoreScanFailure, isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
 import { categoryResults, isApplicable, isIncomplete, scoreResults } from "./scoring.ts";
@@ -68,12 +68,6 @@ async function soft404Fingerprints(context: DocumentContext, scanToken: string):
     probeUnknownPaths(context, scanToken).catch(ignoreScanFailure),
   ]);
   return probes === null ? new Set() : fallbackFingerprints(probes);
-}
-
-/** A failure here is reported by the checks that need the same request; the scan goes on. */
-function ignoreScanFailure(error: unknown): null {
-  if (error instanceof ScanFetchError) return null;
-  throw error;
 }
 
 /**

@@ -88,3 +88,12 @@ export function toScanFetchError(error: unknown, url: string): ScanFetchError {
   const detail = code === "" ? message : `${code}: ${message}`;
   return new ScanFetchError("network", describeNetworkFailure(code, url) ?? `could not fetch ${url}: ${detail}`, url);
 }
+
+/**
+ * For `.catch`: a request that got no answer becomes `null` (the checks that need the same request
+ * report it); anything else is a bug and is thrown on.
+ */
+export function ignoreScanFailure(error: unknown): null {
+  if (error instanceof ScanFetchError) return null;
+  throw error;
+}

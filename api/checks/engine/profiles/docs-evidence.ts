@@ -1,7 +1,7 @@
 import { loadApiCatalog } from "../documents/catalogs.ts";
 import type { DocumentContext } from "../documents/document.ts";
 import { loadHome, loadRobots, loadSitemap } from "../documents/site.ts";
-import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
+import { ignoreScanFailure } from "../fetch/scan-fetch-error.ts";
 import { htmlAnchors, htmlMeta } from "../parse/html.ts";
 import { parseLinkHeader } from "../parse/link-header.ts";
 import { linksetTargets } from "../remote/linkset.ts";
@@ -40,7 +40,7 @@ export async function documentationEvidence(context: DocumentContext): Promise<s
     link.rels.includes("service-doc"),
   );
   if (serviceDoc) return 'a Link rel="service-doc" on /';
-  const { linkset } = await loadApiCatalog(context).catch(ignoreScanFailure);
+  const linkset = (await loadApiCatalog(context).catch(ignoreScanFailure))?.linkset ?? null;
   if (linkset !== null && linksetTargets(linkset, "service-doc").length > 0) return "a service-doc in the api-catalog";
   const pages = new Set([...htmlAnchors(home.response.text, home.response.url), ...(await sitemapUrls(context))]);
   const docPages = [...pages].filter((url) => {
@@ -60,17 +60,10 @@ export async function documentationEvidence(context: DocumentContext): Promise<s
 }
 
 async function sitemapUrls(context: DocumentContext): Promise<string[]> {
-  try {
+  const read = async () => {
     const { robots } = await loadRobots(context);
     const sitemap = await loadSitemap(context, robots);
     return sitemap.parsed?.ok === true ? sitemap.parsed.sitemap.entries.map((entry) => entry.loc) : [];
-  } catch (error) {
-    ignoreScanFailure(error);
-    return [];
-  }
-}
-
-function ignoreScanFailure(error: unknown): { linkset: null } {
-  if (error instanceof ScanFetchError) return { linkset: null };
-  throw error;
+  };
+  return (await read().catch(ignoreScanFailure)) ?? [];
 }

@@ -12,7 +12,7 @@ import {
 import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../../documents/agent-docs.ts";
 import { describeState, fetchDocument, pathUrl } from "../../documents/document.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
-import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
+import { isSiteFault, ScanFetchError } from "../../fetch/scan-fetch-error.ts";
 import { describeIssues, isRecord } from "../../parse/json.ts";
 import { bodyLooksLikeHtml, isSuccess } from "../../parse/media-type.ts";
 import { type AgentAuth, AgentAuthSchema } from "../../remote/agent-auth.ts";
@@ -64,9 +64,8 @@ async function readSkill(context: CheckContext, reading: AgentAuthReading): Prom
     const named = await context.trail.resolve(skill, { accept: ACCEPT_AUTH_MD });
     return { document: named.method === "GET" && readable(named) ? named : null, refused: null };
   } catch (error) {
-    // The site pointed the scanner at an address it never reaches (private, loopback, metadata): the site's fault.
-    if (error instanceof ScanFetchError && error.kind === "target-not-allowed")
-      return { document: null, refused: error.message };
+    // The site's fault by the suite's one rule (isSiteFault), kept here only to say which link failed.
+    if (error instanceof ScanFetchError && isSiteFault(error)) return { document: null, refused: error.message };
     throw error;
   }
 }

@@ -3,7 +3,6 @@ import { ACCEPT_HTML, describeState, fetchDocument, targetAnswers } from "../../
 import { deadFailures, sampleBlocker, sampleTargets, skippedNote } from "../../documents/sampling.ts";
 import { loadAgentsMd, loadHome, loadRobots, loadSitemap, ROBOTS_PARSE_LIMIT } from "../../documents/site.ts";
 import { formatBytes } from "../../fetch/read-body.ts";
-import { isSiteFault } from "../../fetch/scan-fetch-error.ts";
 import { htmlLinks } from "../../parse/html.ts";
 import { isAgentLink, parseLinkHeader } from "../../parse/link-header.ts";
 import { describeAnswer, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
@@ -120,9 +119,7 @@ export const sitemapValid = defineCheck({
         `${SITEMAPS}#xmlTagDefinitions`,
         `${dead.length} of ${sample.answered.length} sampled sitemap URLs do not answer 2xx: ${listProblems(dead.map((result) => `${new URL(result.url).pathname} → ${describeAnswer(result.response)}`))}`,
       );
-    for (const { url, error } of sample.failures)
-      if (isSiteFault(error))
-        verdict.must(`${SITEMAPS}#xmlTagDefinitions`, `${new URL(url).pathname}: ${error.message}`);
+    for (const dead of deadFailures(sample)) verdict.must(`${SITEMAPS}#xmlTagDefinitions`, dead);
     if (!verdict.failing) {
       const blocker = sampleBlocker(sample);
       if (blocker !== null) throw blocker;
