@@ -1,17 +1,11 @@
 import type { Content, PolicyEntry, ProductEntry } from "../content/model.ts";
+import { formatBytes } from "./format-bytes.ts";
 import { formatMoney } from "./money.ts";
 
 /** One line of what a buyer learns before paying, the same on the product page and its Markdown twin. */
 export interface ProductFact {
   label: string;
   value: string;
-}
-
-/** `6456` → `6.5 kB`: decimal units, as browsers and operating systems show download sizes. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} bytes`;
-  const [value, unit] = bytes < 1_000_000 ? [bytes / 1000, "kB"] : [bytes / 1_000_000, "MB"];
-  return `${value.toFixed(1)} ${unit}`;
 }
 
 /** Price, format, size, delivery and how long downloads last, in the order a buyer reads them. */

@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { formatBytes } from "../../src/lib/product-facts.ts";
+import { formatBytes } from "../../src/lib/format-bytes.ts";
 import type { FakeStripe } from "../fakes/stripe/fake-server.ts";
 import { fitsViewport, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { type CommerceStack, startCommerceStack } from "../helpers/commerce-stack.ts";

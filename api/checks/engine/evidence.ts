@@ -1,6 +1,6 @@
+import { formatBytes } from "../../../src/lib/format-bytes.ts";
 import type { Evidence } from "../../../src/schemas/report.ts";
 import type { ScanFetcher, ScanRequest, ScanResponse } from "./fetch/fetcher.ts";
-import { formatBytes } from "./fetch/read-body.ts";
 import { ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { mediaTypeOf } from "./parse/media-type.ts";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getContent } from "../../../src/content/load-content.ts";
-import { formatBytes } from "../../../src/lib/product-facts.ts";
+import { formatBytes } from "../../../src/lib/format-bytes.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { siteUrl } from "../../helpers/site.ts";
 

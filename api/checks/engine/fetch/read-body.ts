@@ -36,9 +36,3 @@ export async function readLimitedBody(
   }
   return { bytes: Buffer.concat(chunks, total), truncated: false };
 }
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(bytes % 1_000_000 === 0 ? 0 : 1)} MB`;
-  if (bytes >= 1_000) return `${Math.round(bytes / 1_000)} kB`;
-  return `${bytes} bytes`;
-}

@@ -1,4 +1,4 @@
-import { formatBytes } from "./read-body.ts";
+import { formatBytes } from "../../../../src/lib/format-bytes.ts";
 
 /**
  * Something wrong with what the site answered that the scan recorded instead of throwing, so that the checks judge it

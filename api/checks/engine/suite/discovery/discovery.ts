@@ -1,8 +1,8 @@
+import { formatBytes } from "../../../../../src/lib/format-bytes.ts";
 import { defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
 import { ACCEPT_HTML, describeState, fetchDocument, targetAnswers } from "../../documents/document.ts";
 import { deadFailures, sampleBlocker, sampleTargets, skippedNote } from "../../documents/sampling.ts";
 import { loadAgentsMd, loadHome, loadRobots, loadSitemap, ROBOTS_PARSE_LIMIT } from "../../documents/site.ts";
-import { formatBytes } from "../../fetch/read-body.ts";
 import { htmlLinks } from "../../parse/html.ts";
 import { isAgentLink, parseLinkHeader } from "../../parse/link-header.ts";
 import { describeAnswer, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
