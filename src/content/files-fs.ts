@@ -23,6 +23,11 @@ export function readBytes(path: string): Buffer {
   return readFileSync(path);
 }
 
+/** A file's size in bytes, without reading it. */
+export function fileSize(path: string): number {
+  return statSync(path).size;
+}
+
 export function fileExists(path: string): boolean {
   try {
     return statSync(path).isFile();

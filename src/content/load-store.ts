@@ -1,7 +1,7 @@
 import { join, resolve, sep } from "node:path";
 import { CategoriesFileSchema, ProductFrontmatterSchema, type Category } from "../schemas/product.ts";
 import { SlugSchema } from "../schemas/common.ts";
-import { fileExists, readBytes } from "./files-fs.ts";
+import { fileExists, fileSize, readBytes } from "./files-fs.ts";
 import type { ContentIssue } from "./issues.ts";
 import { loadMarkdownDir, loadYamlFile } from "./load-entries.ts";
 import type { ProductDownload, ProductEntry } from "./model.ts";
@@ -65,8 +65,9 @@ function readDownload(
   file: string,
   issues: ContentIssue[],
 ): ProductDownload {
+  // Only an excerpt needs the file read: content loads at every start and twice per build.
+  if (!sample) return { bytes: fileSize(path), sample: null };
   const bytes = readBytes(path);
-  if (!sample) return { bytes: bytes.length, sample: null };
   // A final newline ends the last line; it does not start an empty one.
   const lines = bytes.toString("utf8").replace(/\r?\n$/, "").split(/\r?\n/);
   const start = lines.findIndex((line) => line.includes(sample.from));
