@@ -12,6 +12,7 @@ import { loadGenerator } from "./bench/lib/load.ts";
 import { type BenchSection, printSection } from "./bench/lib/report.ts";
 import { benchMixed, CONCURRENCY } from "./bench/mixed-bench.ts";
 import { benchServing } from "./bench/serve-bench.ts";
+import { BUILD_NODE_ARGS } from "./lib/build-node-args.ts";
 
 process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const only = process.argv[2];
@@ -26,7 +27,7 @@ async function ensureBuilt(): Promise<void> {
   if (built) return;
   const { execFile } = await import("node:child_process");
   const { promisify } = await import("node:util");
-  await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/build.ts"], {
+  await promisify(execFile)(process.execPath, [...BUILD_NODE_ARGS, "scripts/build.ts"], {
     env: { ...process.env, SITE_URL: siteUrl, DIST_DIR: distDir },
   });
   built = true;

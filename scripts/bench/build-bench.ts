@@ -1,6 +1,7 @@
 // Builds a generated corpus of 2,000 doc pages. Targets on this 2-core machine: ≤ 40 s, ≤ 1 GB.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { BUILD_NODE_ARGS } from "../lib/build-node-args.ts";
 import { generateCorpus } from "./build-corpus.ts";
 import { type BenchSection, fmt } from "./lib/report.ts";
 
@@ -11,7 +12,7 @@ export async function benchBuild(pages = 2000): Promise<BenchSection> {
   await generateCorpus(corpus, pages);
   const { stdout } = await run(
     process.execPath,
-    ["--import", "tsx", "scripts/bench/build-child.ts", corpus, "test-results/bench-corpus-dist"],
+    [...BUILD_NODE_ARGS, "scripts/bench/build-child.ts", corpus, "test-results/bench-corpus-dist"],
     { maxBuffer: 1 << 20 },
   );
   const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as {

@@ -17,6 +17,7 @@ import {
 import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
 import type { BuildContext } from "../lib/outputs/artifact.ts";
 import type { BuildConfig } from "./build-config.ts";
+import { renderDocsAhead } from "./markdown-ahead.ts";
 import { precompressFiles } from "./precompress-fs.ts";
 import { createSearchIndex } from "./search-index-fs.ts";
 
@@ -51,23 +52,27 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
   };
 
   await rm(config.outDir, { recursive: true, force: true });
-  await astroBuild({
-    root: config.root,
-    outDir: config.outDir,
-    site: config.docsUrl,
-    logLevel: options.quiet ? "error" : "warn",
-    vite: {
-      define: {
-        __BUILD_CONTEXT__: JSON.stringify({
-          contentRoot: config.contentRoot,
-          siteUrl: config.siteUrl,
-          docsUrl: config.docsUrl,
-          builtAt,
-        }),
+  const ahead = renderDocsAhead(ctx.content);
+  try {
+    await astroBuild({
+      root: config.root,
+      outDir: config.outDir,
+      site: config.docsUrl,
+      logLevel: options.quiet ? "error" : "warn",
+      vite: {
+        define: {
+          __BUILD_CONTEXT__: JSON.stringify({
+            contentRoot: config.contentRoot,
+            siteUrl: config.siteUrl,
+            docsUrl: config.docsUrl,
+            builtAt,
+          }),
+        },
       },
-    },
-  });
-
+    });
+  } finally {
+    await ahead.close();
+  }
   const clientDir = join(config.outDir, "client");
   const routes: Record<string, RouteEntry> = {};
   const addFileRoute = async (file: string): Promise<{ url: string; bytes: Buffer } | null> => {

@@ -6,13 +6,14 @@ import { COMPRESS_MIN_BYTES, type ContentCoding, isCompressibleType } from "../l
 import { type EncodedFile, etagOf, type RouteEntry } from "../lib/manifest.ts";
 
 /**
- * Brotli quality 6. Measured on the 2,000-page benchmark's files (`npm run bench -- build`, 94 MB of
- * text): quality 6 compresses at about 50–60 MB/s to 16.3 % of the size (gzip 9: 19 %, at a similar
- * speed); 7 to 9 give the same size 4 to 100 times slower; 10 and 11 save another 2.5 points of the
- * original size but run at 0.6–2 MB/s, which would add minutes to that build.
+ * Brotli quality 5 and gzip level 6. Measured on the 2,000-page benchmark's files (`npm run bench --
+ * build`, ≤ 40 s; 6,149 files, 94 MB of text), one thread: brotli 5 took 1.17 s for 16.36 % of the
+ * size, 6 took 1.6 s for 16.32 %; 7 to 9 give the same size 4 to 100 times slower, and 10 and 11 save
+ * another 2.5 points at 0.6–2 MB/s, minutes on that build. gzip, sent only to the few clients
+ * without brotli: level 6 took 0.65 s for 19.41 %, level 9 took 1.15 s for 18.98 %.
  */
-export const BROTLI_QUALITY = 6;
-export const GZIP_LEVEL = 9;
+export const BROTLI_QUALITY = 5;
+export const GZIP_LEVEL = 6;
 
 const SUFFIX: Record<ContentCoding, string> = { br: ".br", gzip: ".gz" };
 

@@ -32,6 +32,28 @@ export function renderMarkdown(markdown: string): string {
   return String(processor.processSync(markdown));
 }
 
+/**
+ * Where a build leaves the doc pages it renders ahead in worker threads (src/build/markdown-ahead.ts).
+ * A global, because the pages run from Astro's bundle, which has its own copy of this module, in the
+ * same process as the build that started the workers.
+ */
+export const RENDERED_AHEAD = Symbol.for("agent-service.rendered-markdown-ahead");
+
+export interface RenderedAhead {
+  /** The rendering of this Markdown, handed over once (and then forgotten); undefined if not rendered ahead. */
+  take(markdown: string): Promise<RenderedMarkdown> | undefined;
+}
+
+/**
+ * A doc page's Markdown, rendered: taken from the build's workers when they have it (or will soon),
+ * else rendered here. Parsing Markdown was 5.5 s of the 2,000-page benchmark build's 13–19 s of page
+ * rendering (`npm run bench -- build`, ≤ 40 s); the workers do it on the other core meanwhile.
+ */
+export function pageMarkdown(markdown: string): Promise<RenderedMarkdown> | RenderedMarkdown {
+  const ahead = (globalThis as { [RENDERED_AHEAD]?: RenderedAhead })[RENDERED_AHEAD];
+  return ahead?.take(markdown) ?? renderMarkdownPage(markdown);
+}
+
 /** Renders Markdown and lists its `h2` and `h3` headings in order, with their ids. */
 export function renderMarkdownPage(markdown: string): RenderedMarkdown {
   const tree = processor.runSync(processor.parse(markdown));

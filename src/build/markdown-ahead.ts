@@ -1,0 +1,82 @@
+import { Worker } from "node:worker_threads";
+import type { Content } from "../content/model.ts";
+import { RENDERED_AHEAD, type RenderedAhead, type RenderedMarkdown } from "../lib/markdown.ts";
+
+export interface RenderingAhead {
+  /** Stops the workers and forgets what they rendered; pages rendered later render their own. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  promise: Promise<RenderedMarkdown>;
+  resolve: (rendered: RenderedMarkdown) => void;
+  reject: (error: unknown) => void;
+}
+
+function pending(): Pending {
+  let resolve: Pending["resolve"] = () => {};
+  let reject: Pending["reject"] = () => {};
+  const promise = new Promise<RenderedMarkdown>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  // A page that never asks for its body (the build failed first) must not become an unhandled rejection.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+/**
+ * Renders every doc page's Markdown (current and archived versions) in worker threads while Astro
+ * bundles and renders the pages, which take each result as it comes (`pageMarkdown`). Bodies go out
+ * in the order Astro renders them, the archive's route before the docs', so the page being rendered
+ * is rarely still waiting. A worker stops once it has sent its last page, and a page takes its
+ * rendering only once, so neither stays in memory through the rest of the build (≤ 1 GB). If a
+ * worker fails, the pages waiting on it fail the build with its error.
+ */
+export function renderDocsAhead(content: Content, workers = 1): RenderingAhead {
+  const bodies = [
+    ...new Set([
+      ...content.docs.flatMap((doc) => doc.archive.map((archived) => archived.body)),
+      ...content.docs.map((doc) => doc.body),
+    ]),
+  ];
+  const ahead = new Map<string, Promise<RenderedMarkdown>>();
+  const started: Worker[] = [];
+  for (let slot = 0; slot < workers; slot++) {
+    const share = bodies.filter((_, index) => index % workers === slot);
+    if (share.length === 0) continue;
+    const waiting = share.map((body) => {
+      const entry = pending();
+      ahead.set(body, entry.promise);
+      return entry;
+    });
+    const worker = new Worker(new URL("./markdown-worker.mjs", import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: 128 },
+    });
+    worker.on("message", ({ index, rendered }: { index: number; rendered: RenderedMarkdown }) => {
+      waiting[index]?.resolve(rendered);
+      if (index === share.length - 1) void worker.terminate();
+    });
+    worker.on("error", (error) => {
+      for (const entry of waiting) entry.reject(error);
+    });
+    worker.postMessage(share);
+    started.push(worker);
+  }
+  const global = globalThis as { [RENDERED_AHEAD]?: RenderedAhead };
+  const handOver: RenderedAhead = {
+    take(markdown) {
+      const rendered = ahead.get(markdown);
+      ahead.delete(markdown);
+      return rendered;
+    },
+  };
+  global[RENDERED_AHEAD] = handOver;
+  return {
+    async close() {
+      if (global[RENDERED_AHEAD] === handOver) delete global[RENDERED_AHEAD];
+      ahead.clear();
+      await Promise.all(started.map((worker) => worker.terminate()));
+    },
+  };
+}
