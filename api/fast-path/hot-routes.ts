@@ -17,6 +17,15 @@ export interface HotHeaders {
   "x-request-id": string | null;
 }
 
+const noHotHeaders = (): HotHeaders => ({
+  authorization: null,
+  accept: null,
+  "accept-encoding": null,
+  "if-none-match": null,
+  "x-request-id": null,
+});
+const HOT_HEADER_LENGTHS = new Set(Object.keys(noHotHeaders()).map((name) => name.length));
+
 /**
  * The headers the hot routes read, straight from `rawHeaders`; undefined when one of them was sent
  * more than once, so the app answers by node's rules for repeated fields. Reading `request.headers`
@@ -24,16 +33,13 @@ export interface HotHeaders {
  * the hot routes' own (`npm run bench -- api`: GET /api/v1/agents/me against a hello-world, ≥ 0.6).
  */
 export function hotHeaders(request: IncomingMessage): HotHeaders | undefined {
-  const found: HotHeaders = {
-    authorization: null,
-    accept: null,
-    "accept-encoding": null,
-    "if-none-match": null,
-    "x-request-id": null,
-  };
+  const found = noHotHeaders();
   const raw = request.rawHeaders;
   for (let index = 0; index < raw.length; index += 2) {
-    const name = (raw[index] ?? "").toLowerCase();
+    const sent = raw[index] ?? "";
+    // Lower-casing makes a string; a name of another length cannot be one of these (Host, User-Agent…).
+    if (!HOT_HEADER_LENGTHS.has(sent.length)) continue;
+    const name = sent.toLowerCase();
     if (!Object.hasOwn(found, name)) continue;
     const key = name as keyof HotHeaders;
     if (found[key] !== null) return undefined;
@@ -63,12 +69,44 @@ export function writeWholeResponse(
   headers: readonly [string, string][],
   body: string | Uint8Array | null,
 ): void {
+  // srvx writes no reason phrase for the app's responses: none here either, so both paths match.
+  response.writeHead(status, "", flatHead(headers, body));
+  if (body === null) response.end();
+  else response.end(body);
+}
+
+/**
+ * A whole response built once and sent to many requests, which differ only in their request id:
+ * the header that carries `requestIdSlot` when it is built gets each request's own. Building the
+ * headers per request was a fifth of the hot standing route's CPU (`npm run bench -- api`).
+ */
+export class PreparedResponse {
+  readonly #head: string[];
+  readonly #requestIdAt: number;
+
+  constructor(
+    readonly status: number,
+    headers: readonly [string, string][],
+    readonly body: string,
+    requestIdSlot: string,
+  ) {
+    this.#head = flatHead(headers, body);
+    this.#requestIdAt = this.#head.indexOf(requestIdSlot);
+    if (this.#requestIdAt === -1) throw new Error("a prepared response needs a request id header");
+  }
+
+  send(response: ServerResponse, requestId: string): void {
+    const head = this.#head.slice();
+    head[this.#requestIdAt] = requestId;
+    response.writeHead(this.status, "", head);
+    response.end(this.body);
+  }
+}
+
+function flatHead(headers: readonly [string, string][], body: string | Uint8Array | null): string[] {
   const flat: string[] = [];
   for (const [name, value] of headers) flat.push(name, value);
   if (body !== null)
     flat.push("Content-Length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
-  // srvx writes no reason phrase for the app's responses: none here either, so both paths match.
-  response.writeHead(status, "", flat);
-  if (body === null) response.end();
-  else response.end(body);
+  return flat;
 }

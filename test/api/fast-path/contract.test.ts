@@ -7,7 +7,7 @@ import { createApp, hotRoutesFor } from "../../../api/app.ts";
 import { withHotRoutes } from "../../../api/fast-path/hot-routes.ts";
 import { createLogger } from "../../../api/platform/log.ts";
 import type { SiteFiles } from "../../../api/site/site-files.ts";
-import { bearer, registerAgent } from "../../helpers/agents.ts";
+import { bearer, registerAgent, validEntry } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { type RawResponse, rawRequest } from "../../helpers/raw-http.ts";
 import { builtSite } from "../../helpers/site.ts";
@@ -129,6 +129,45 @@ describe("the fast path, against the app alone", () => {
     expect(answer.fast).toEqual(answer.app);
     expect(answer.logs.fast).toEqual(answer.logs.app);
     expect(answer.logs.fast).toHaveLength(1);
+  });
+
+  it("answers the standing under every Accept-Encoding as the app does, and follows a change of standing at once", async () => {
+    const { token } = await registerAgent(t);
+    await both("GET", "/api/v1/agents/me", bearer(token));
+    const variants: Record<string, string>[] = [{}, { "accept-encoding": "gzip, br" }, { "accept-encoding": "identity" }, { accept: "*/*" }];
+    for (const headers of variants) {
+      const answer = await both("GET", "/api/v1/agents/me", { ...bearer(token), ...headers });
+      expect(answer.fastPathAnswered, JSON.stringify(headers)).toBe(true);
+      expect(answer.fast, JSON.stringify(headers)).toEqual(answer.app);
+    }
+    // The answer is prepared once per reading of the owner; a change made here is a new reading.
+    const joined = await t.send("POST", "/api/v1/agents/waitlist", { ...validEntry }, bearer(token));
+    expect(joined.status).toBe(201);
+    await both("GET", "/api/v1/agents/me", bearer(token));
+    const after = await both("GET", "/api/v1/agents/me", bearer(token));
+    expect(after.fastPathAnswered).toBe(true);
+    expect(after.fast).toEqual(after.app);
+    expect(JSON.parse(Buffer.from(after.fast.body, "base64").toString())).toMatchObject({ waitlist: { joined: true } });
+  });
+
+  it("leaves a standing long enough to compress to the app, which codes it by the client's Accept-Encoding", async () => {
+    const registered = await t.send(
+      "POST",
+      "/api/v1/agents/register",
+      { agent_name: "語".repeat(200), agent_type: "型".repeat(200), operator_type: "individual" },
+      { "x-forwarded-for": "198.51.100.251" },
+    );
+    expect(registered.status).toBe(201);
+    const { token } = (await registered.json()) as { token: string };
+    await both("GET", "/api/v1/agents/me", bearer(token));
+    const encodings: Record<string, string>[] = [{ "accept-encoding": "gzip" }, {}];
+    for (const headers of encodings) {
+      const answer = await both("GET", "/api/v1/agents/me", { ...bearer(token), ...headers });
+      expect(answer.fastPathAnswered, JSON.stringify(headers)).toBe(false);
+      expect(answer.fast).toEqual(answer.app);
+    }
+    const gzipped = await both("GET", "/api/v1/agents/me", { ...bearer(token), "accept-encoding": "gzip" });
+    expect(gzipped.fast.headers["content-encoding"]).toBe("gzip");
   });
 
   it("leaves a request that repeats a header it reads to the app, which applies node's rules for repeated fields", async () => {
