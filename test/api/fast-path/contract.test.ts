@@ -134,7 +134,12 @@ describe("the fast path, against the app alone", () => {
   it("answers the standing under every Accept-Encoding as the app does, and follows a change of standing at once", async () => {
     const { token } = await registerAgent(t);
     await both("GET", "/api/v1/agents/me", bearer(token));
-    const variants: Record<string, string>[] = [{}, { "accept-encoding": "gzip, br" }, { "accept-encoding": "identity" }, { accept: "*/*" }];
+    const variants: Record<string, string>[] = [
+      {},
+      { "accept-encoding": "gzip, br" },
+      { "accept-encoding": "identity" },
+      { accept: "*/*" },
+    ];
     for (const headers of variants) {
       const answer = await both("GET", "/api/v1/agents/me", { ...bearer(token), ...headers });
       expect(answer.fastPathAnswered, JSON.stringify(headers)).toBe(true);
