@@ -24,6 +24,8 @@ function body(report: BenchmarksReport): string {
     "",
     `**Machine:** ${report.machine}. **Load generator:** ${report.generator}. The server under test, the`,
     "baseline servers and the load generator share the machine's cores, so the absolute numbers are a floor.",
+    "Each ratio is the median of nine back-to-back pairs of 3-second runs (target and baseline, in",
+    "alternating order), and the figures shown are those of the median pair.",
     "",
     "To reproduce, run `npm run bench` (about ten minutes; install `wrk` first for steadier figures), or",
     "`npm run bench -- <name>` for one of `build`, `serve`, `api`, `checks`, `mixed` (which prints but does not",

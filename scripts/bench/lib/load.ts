@@ -52,31 +52,36 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   return JSON.parse(stdout) as LoadResult;
 }
 
-const median = (results: LoadResult[]): LoadResult => {
-  const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  const middle = sorted[Math.floor(sorted.length / 2)];
-  if (!middle) throw new Error("no results");
-  return middle;
-};
+function middle<T>(values: T[], by: (value: T) => number): T {
+  const sorted = [...values].sort((a, b) => by(a) - by(b));
+  const found = sorted[Math.floor(sorted.length / 2)];
+  if (found === undefined) throw new Error("no results");
+  return found;
+}
 
 /**
- * Runs the target and the baseline alternately, after a warm-up of each, and keeps the median of
- * each, so a burst of noise on this 2-core machine hits both sides alike.
+ * Runs the target and the baseline in back-to-back pairs, after a warm-up of each, and keeps the
+ * median of the pairs' ratios. Noise on this 2-core VM comes in bursts of a few seconds that can
+ * halve one side's figure: a pair shares its moment, so a burst moves one ratio, which the median
+ * drops. Many short pairs (9 × 3 s) drop more of them than few long ones (5 × 5 s, which put the
+ * agent-standing ratio anywhere from 0.52 to 0.73 over three runs of one build). The order within a
+ * pair alternates, so neither side always runs on the other's heels.
  */
 export async function compareWithBaseline(
   target: LoadOptions,
   baseline: LoadOptions,
-  rounds = 5,
+  rounds = 9,
 ): Promise<{ target: LoadResult; baseline: LoadResult; ratio: number }> {
   await runLoad({ ...target, seconds: 3 });
   await runLoad({ ...baseline, seconds: 3 });
-  const targets: LoadResult[] = [];
-  const baselines: LoadResult[] = [];
+  const pairs: { target: LoadResult; baseline: LoadResult; ratio: number }[] = [];
+  const run = (options: LoadOptions) => runLoad({ seconds: 3, ...options });
   for (let round = 0; round < rounds; round++) {
-    baselines.push(await runLoad(baseline));
-    targets.push(await runLoad(target));
+    const targetFirst = round % 2 === 0;
+    const first = await run(targetFirst ? target : baseline);
+    const second = await run(targetFirst ? baseline : target);
+    const [t, b] = targetFirst ? [first, second] : [second, first];
+    pairs.push({ target: t, baseline: b, ratio: t.requestsPerSecond / b.requestsPerSecond });
   }
-  const t = median(targets);
-  const b = median(baselines);
-  return { target: t, baseline: b, ratio: t.requestsPerSecond / b.requestsPerSecond };
+  return middle(pairs, (pair) => pair.ratio);
 }
