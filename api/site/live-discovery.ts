@@ -13,7 +13,7 @@ import { pricingDocument } from "../../src/lib/discovery/pricing.ts";
 import type { ServiceState } from "../../src/lib/discovery/state.ts";
 import { CORS_HEADERS } from "../../src/lib/manifest.ts";
 import { productIndexDocument } from "../../src/lib/outputs/store.ts";
-import { ifNoneMatchNames } from "../platform/http/if-none-match.ts";
+import { codeDynamicBody } from "../platform/http/encoding/dynamic-coding.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
 import type { StaticRoute } from "./site-files.ts";
@@ -31,11 +31,21 @@ const LIVE_HEADERS = {
   ...CORS_HEADERS,
 } as const;
 
-function answer(event: H3Event, type: string, body: string | Uint8Array, etag: string): Response {
-  const headers = new Headers({ "Content-Type": type, ETag: etag, ...LIVE_HEADERS });
-  if (ifNoneMatchNames(event.req.headers.get("if-none-match"), [etag]))
-    return new FastResponse(null, { status: 304, headers });
-  return new FastResponse(event.req.method === "HEAD" ? null : (body as BodyInit), { status: 200, headers });
+/**
+ * A live document's answer: built per request, so compressed per request like every other dynamic
+ * body over a kilobyte (`codeDynamicBody`: `Vary: Accept-Encoding`, the coding in the ETag, and a
+ * 304 for the ETag of the coding the client would get).
+ */
+function answer(event: H3Event, type: string, body: string, etag: string): Response {
+  const coded = codeDynamicBody([["Content-Type", type], ["ETag", etag], ...Object.entries(LIVE_HEADERS)], body, {
+    method: event.req.method,
+    acceptEncoding: event.req.headers.get("accept-encoding"),
+    ifNoneMatch: event.req.headers.get("if-none-match"),
+  });
+  return new FastResponse(coded.body as BodyInit | null, {
+    status: coded.notModified ? 304 : 200,
+    headers: coded.headers,
+  });
 }
 
 /**
@@ -66,10 +76,12 @@ export function liveDiscovery(
   }
   // The card's bytes never change at runtime; whether it is served does (the `mcp` switch).
   for (const url of MCP_CARD_PATHS) {
+    let cardText: string | undefined;
     handlers.set(url, async (event, base) => {
       if (!isMcpCardAvailable(ctx, await monitor.current()))
         throw new ApiProblem("not-found", "The MCP server is switched off; /capabilities.json lists what works now.");
-      return answer(event, base.entry.type, base.body, base.entry.etag);
+      cardText ??= new TextDecoder().decode(base.body);
+      return answer(event, base.entry.type, cardText, base.entry.etag);
     });
   }
   return handlers;

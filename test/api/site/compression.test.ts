@@ -167,3 +167,68 @@ describe("the build's precompressed copies", () => {
     }
   });
 });
+
+describe("live discovery documents", () => {
+  // A frozen clock: each document carries its state reading's time, so a fixed one gives the same
+  // bytes on every request, as requests within one reading get in production.
+  let frozen: TestApp;
+  let liveServer: Server;
+  let liveBase: string;
+  const get = (path: string, headers: Record<string, string> = {}) => rawRequest(liveBase, "GET", path, headers);
+  beforeAll(async () => {
+    frozen = await createTestApp({ now: () => new Date("2026-11-24T12:00:00.000Z") });
+    ({ base: liveBase, server: liveServer } = await listenLikeTheServer(frozen, site));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => liveServer.close(resolve));
+    await frozen.close();
+  });
+  const liveFiles = () => [...site.routes.values()].filter((route) => route.entry.live);
+
+  it("compresses every live document over a kilobyte per request, in gzip and br, decoding to the identity answer", async () => {
+    let coded = 0;
+    for (const route of liveFiles()) {
+      const identity = await get(route.url);
+      expect(identity.status, route.url).toBe(200);
+      const large = identity.body.length > COMPRESS_MIN_BYTES;
+      for (const [coding, decode] of [
+        ["gzip", gunzipSync],
+        ["br", brotliDecompressSync],
+      ] as const) {
+        const answer = await get(route.url, { "accept-encoding": coding });
+        expect(answer.status, route.url).toBe(200);
+        if (!large) {
+          expect(answer.headers["content-encoding"], route.url).toBeUndefined();
+          expect(varyOf(answer.headers.vary), route.url).not.toContain("Accept-Encoding");
+          continue;
+        }
+        coded++;
+        expect(answer.headers["content-encoding"], route.url).toBe(coding);
+        expect(decode(answer.body).equals(identity.body), route.url).toBe(true);
+        expect(varyOf(answer.headers.vary), route.url).toContain("Accept-Encoding");
+        expect(answer.headers.etag, route.url).not.toBe(identity.headers.etag);
+      }
+    }
+    // /capabilities.json, /agents.json, /pricing.json and /api/v1/products are each several kilobytes.
+    expect(coded).toBeGreaterThanOrEqual(8);
+  });
+
+  it("answers If-None-Match with the ETag of the coding the client gets with 304, and the identity ETag with the coded body", async () => {
+    const gzip = await get("/capabilities.json", { "accept-encoding": "gzip" });
+    const identity = await get("/capabilities.json");
+    const revalidated = await get("/capabilities.json", {
+      "accept-encoding": "gzip",
+      "if-none-match": String(gzip.headers.etag),
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(revalidated.headers.etag).toBe(gzip.headers.etag);
+    expect(varyOf(revalidated.headers.vary)).toContain("Accept-Encoding");
+    const crossed = await get("/capabilities.json", {
+      "accept-encoding": "gzip",
+      "if-none-match": String(identity.headers.etag),
+    });
+    expect(crossed.status).toBe(200);
+    expect(gunzipSync(crossed.body).equals(identity.body)).toBe(true);
+  });
+});
