@@ -1,3 +1,4 @@
+import { isWorthCompressing } from "../../src/lib/compression.ts";
 import { isOperationAvailable, type ServiceState } from "../../src/lib/discovery/state.ts";
 import { findOperation } from "../../src/lib/registry.ts";
 import type { ServiceSettings } from "../../src/schemas/service.ts";
@@ -5,7 +6,6 @@ import { requestLogger } from "../platform/access-log.ts";
 import { ownerInMemory } from "../platform/auth/bearer.ts";
 import type { TokenOwner } from "../platform/auth/token-owner.ts";
 import type { TokenOwnerCache } from "../platform/auth/token-owner-cache.ts";
-import { codeDynamicBody } from "../platform/http/encoding/dynamic-coding.ts";
 import { requestIdFrom } from "../platform/http/request-id.ts";
 import { responseHeaders } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
@@ -14,6 +14,7 @@ import { type HotRoute, hotHeaders, PreparedResponse } from "./hot-routes.ts";
 
 /** Stands in for the request id while an answer is prepared; never sent. */
 const REQUEST_ID_SLOT = "\u0000request-id";
+const JSON_TYPE = "application/json";
 
 /**
  * `GET /api/v1/agents/me` for a token whose owner was read in the last second, while the service
@@ -50,13 +51,11 @@ export function agentStandingHotRoute({
     let answer = answers.get(owner);
     if (answer === undefined) {
       const body = standingJson(owner);
-      const coded = codeDynamicBody(responseHeaders("application/json", REQUEST_ID_SLOT), body, {
-        method: "GET",
-        acceptEncoding: null,
-      });
-      // `Vary: Accept-Encoding` is how codeDynamicBody says a coding could apply to this body.
-      const codable = coded.headers.some(([name]) => name === "Vary");
-      answer = codable ? null : new PreparedResponse(200, coded.headers, body, REQUEST_ID_SLOT);
+      // A body the app would compress for some clients is coded per request there (codeDynamicBody);
+      // any other goes out with exactly the headers the app gives it.
+      answer = isWorthCompressing(JSON_TYPE, Buffer.byteLength(body))
+        ? null
+        : new PreparedResponse(200, responseHeaders(JSON_TYPE, REQUEST_ID_SLOT), body, REQUEST_ID_SLOT);
       answers.set(owner, answer);
     }
     return answer;

@@ -86,9 +86,9 @@ export class PreparedResponse {
   readonly #requestIdAt: number;
 
   constructor(
-    readonly status: number,
+    private readonly status: number,
     headers: readonly [string, string][],
-    readonly body: string,
+    private readonly body: string,
     requestIdSlot: string,
   ) {
     this.#head = flatHead(headers, body);

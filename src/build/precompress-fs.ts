@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { COMPRESS_MIN_BYTES, type ContentCoding, isCompressibleType } from "../lib/compression.ts";
+import { type ContentCoding, isWorthCompressing } from "../lib/compression.ts";
 import { type EncodedFile, etagOf, type RouteEntry } from "../lib/manifest.ts";
 
 /**
@@ -34,7 +34,7 @@ const encoders: Record<ContentCoding, (bytes: Buffer) => Buffer> = {
 
 /** Whether the build stores precompressed copies of a route's file. Live documents are computed per request. */
 export function takesPrecompression(entry: RouteEntry): boolean {
-  return !entry.live && entry.bytes > COMPRESS_MIN_BYTES && isCompressibleType(entry.type);
+  return !entry.live && isWorthCompressing(entry.type, entry.bytes);
 }
 
 /**

@@ -8,6 +8,14 @@ export type ContentCoding = (typeof CONTENT_CODINGS)[number];
  */
 export const COMPRESS_MIN_BYTES = 1024;
 
+/**
+ * Whether a body of this type and size is sent compressed to a client that accepts a coding: the one
+ * rule the build (its .br and .gz copies) and the server (bodies built per request) both follow.
+ */
+export function isWorthCompressing(type: string, bytes: number): boolean {
+  return bytes > COMPRESS_MIN_BYTES && isCompressibleType(type);
+}
+
 /** Suffixes of media types that are text underneath (RFC 6839 structured syntax suffixes). */
 const TEXT_SUFFIXES = ["+json", "+xml"];
 const TEXT_TYPES = new Set(["application/json", "application/xml", "application/javascript", "image/svg+xml"]);

@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { COMPRESS_MIN_BYTES, type ContentCoding, isCompressibleType } from "../../../../src/lib/compression.ts";
+import { type ContentCoding, isWorthCompressing } from "../../../../src/lib/compression.ts";
 import { ifNoneMatchNames } from "../if-none-match.ts";
 import { chooseContentCoding } from "./accept-encoding.ts";
 
@@ -42,7 +42,7 @@ export function codeDynamicBody(
 ): CodedBody {
   const sendsBody = request.method !== "HEAD";
   const type = headers.find(([name]) => name === "Content-Type")?.[1] ?? "";
-  const compressible = body !== null && isCompressibleType(type) && Buffer.byteLength(body) > COMPRESS_MIN_BYTES;
+  const compressible = body !== null && isWorthCompressing(type, Buffer.byteLength(body));
   const coding = compressible ? chooseContentCoding(request.acceptEncoding, DYNAMIC_CODINGS, PREFERENCE) : null;
   const coded = compressible ? codedHeaders(headers, coding) : headers;
   const etag = coded.find(([name]) => name === "ETag")?.[1];
