@@ -6,6 +6,7 @@
  * limit, which on a large machine defaults to several GB, so a build let its heap grow far beyond
  * what it holds. The 2,000-page benchmark build (`npm run bench -- build`, ≤ 1 GB) reached 438 MB
  * of heap and 760–880 MB RSS, though it ran to the end with the heap capped at 200 MB. With a
- * 1 GB cap, its peak RSS is about 500 MB and it runs no slower.
+ * 1 GB cap, its own peak RSS is 610–650 MB (about 830–870 MB with the indexer and bundler it
+ * starts) and it runs no slower.
  */
 export const BUILD_NODE_ARGS: readonly string[] = ["--max-old-space-size=1024", "--import", "tsx"];

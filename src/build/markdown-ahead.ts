@@ -60,6 +60,12 @@ export function renderDocsAhead(content: Content, workers = 1): RenderingAhead {
     worker.on("error", (error) => {
       for (const entry of waiting) entry.reject(error);
     });
+    // Exiting after its last page is the normal end (a settled promise ignores the rejection); an
+    // exit before it, without an error event, must not leave the pages still waiting to hang the build.
+    worker.on("exit", (code) => {
+      const exited = new Error(`the Markdown worker exited (code ${code}) before rendering every doc page`);
+      for (const entry of waiting) entry.reject(exited);
+    });
     worker.postMessage(share);
     started.push(worker);
   }

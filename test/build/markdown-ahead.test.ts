@@ -40,4 +40,21 @@ describe("rendering the docs' Markdown ahead, in worker threads", () => {
     if (body === undefined) throw new Error("no docs");
     expect(pageMarkdown(body)).not.toBeInstanceOf(Promise);
   });
+
+  it("settles a page still waiting when its worker stops early, instead of leaving the build hanging", async () => {
+    const started = renderDocsAhead(content);
+    const body = bodies.at(-1);
+    if (body === undefined) throw new Error("no docs");
+    const waiting = pageMarkdown(body);
+    // Stopped before it has started up (loading the renderer takes far longer than this call).
+    await started.close();
+    const outcome = await Promise.race([
+      Promise.resolve(waiting).then(
+        () => "rendered",
+        () => "failed",
+      ),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000)),
+    ]);
+    expect(outcome).toBe("failed");
+  });
 });

@@ -72,10 +72,10 @@ export async function compareWithBaseline(
   baseline: LoadOptions,
   rounds = 9,
 ): Promise<{ target: LoadResult; baseline: LoadResult; ratio: number }> {
-  await runLoad({ ...target, seconds: 3 });
-  await runLoad({ ...baseline, seconds: 3 });
-  const pairs: { target: LoadResult; baseline: LoadResult; ratio: number }[] = [];
   const run = (options: LoadOptions) => runLoad({ seconds: 3, ...options });
+  await run(target);
+  await run(baseline);
+  const pairs: { target: LoadResult; baseline: LoadResult; ratio: number }[] = [];
   for (let round = 0; round < rounds; round++) {
     const targetFirst = round % 2 === 0;
     const first = await run(targetFirst ? target : baseline);
