@@ -26,6 +26,14 @@ function pending(): Pending {
 }
 
 /**
+ * How many doc pages make a worker worth starting. It takes about a second to start (loading the
+ * renderer on a core the bundler is using), which a small site pays in full: the 22-page sample
+ * build took 10.9–11.5 s with it and 9.8–10.4 s without. The 2,000-page benchmark build
+ * (`npm run bench -- build`, ≤ 40 s) saves 5 s of its render phase with it.
+ */
+export const RENDER_AHEAD_FROM_DOCS = 200;
+
+/**
  * Renders every doc page's Markdown (current and archived versions) in worker threads while Astro
  * bundles and renders the pages, which take each result as it comes (`pageMarkdown`). Bodies go out
  * in the order Astro renders them, the archive's route before the docs', so the page being rendered
@@ -33,7 +41,10 @@ function pending(): Pending {
  * rendering only once, so neither stays in memory through the rest of the build (≤ 1 GB). If a
  * worker fails, the pages waiting on it fail the build with its error.
  */
-export function renderDocsAhead(content: Content, workers = 1): RenderingAhead {
+export function renderDocsAhead(
+  content: Content,
+  workers = content.docs.length >= RENDER_AHEAD_FROM_DOCS ? 1 : 0,
+): RenderingAhead {
   const bodies = [
     ...new Set([
       ...content.docs.flatMap((doc) => doc.archive.map((archived) => archived.body)),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { renderDocsAhead } from "../../src/build/markdown-ahead.ts";
+import { RENDER_AHEAD_FROM_DOCS, renderDocsAhead } from "../../src/build/markdown-ahead.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { pageMarkdown, renderMarkdownPage } from "../../src/lib/markdown.ts";
 
@@ -12,6 +12,14 @@ afterEach(async () => {
 });
 
 describe("rendering the docs' Markdown ahead, in worker threads", () => {
+  it("starts no worker for a site with fewer docs than make one worth its start-up, which renders on the page", async () => {
+    expect(content.docs.length).toBeLessThan(RENDER_AHEAD_FROM_DOCS);
+    close = renderDocsAhead(content).close;
+    const [body] = bodies;
+    if (body === undefined) throw new Error("no docs");
+    expect(pageMarkdown(body)).not.toBeInstanceOf(Promise);
+  });
+
   it("gives every doc page and archived version exactly what rendering it on the page would", async () => {
     close = renderDocsAhead(content, 2).close;
     expect(bodies.length).toBeGreaterThan(10);
@@ -23,7 +31,7 @@ describe("rendering the docs' Markdown ahead, in worker threads", () => {
   });
 
   it("hands each rendering over once, so none stays in memory; a page asking again renders its own", async () => {
-    close = renderDocsAhead(content).close;
+    close = renderDocsAhead(content, 1).close;
     const [body] = bodies;
     if (body === undefined) throw new Error("no docs");
     await pageMarkdown(body);
@@ -33,7 +41,7 @@ describe("rendering the docs' Markdown ahead, in worker threads", () => {
   });
 
   it("renders on the page itself Markdown it was not given, and everything once it is closed", async () => {
-    const started = renderDocsAhead(content);
+    const started = renderDocsAhead(content, 1);
     expect(pageMarkdown("## Not a doc\n\nText.")).toEqual(renderMarkdownPage("## Not a doc\n\nText."));
     await started.close();
     const [body] = bodies;
@@ -42,7 +50,7 @@ describe("rendering the docs' Markdown ahead, in worker threads", () => {
   });
 
   it("settles a page still waiting when its worker stops early, instead of leaving the build hanging", async () => {
-    const started = renderDocsAhead(content);
+    const started = renderDocsAhead(content, 1);
     const body = bodies.at(-1);
     if (body === undefined) throw new Error("no docs");
     const waiting = pageMarkdown(body);
