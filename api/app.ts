@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { H3, type H3Event, type HTTPError } from "h3";
 import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
 import { CORS_HEADERS } from "../src/lib/manifest.ts";

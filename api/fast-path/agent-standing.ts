@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { isWorthCompressing } from "../../src/lib/compression.ts";
 import { isOperationAvailable, type ServiceState } from "../../src/lib/discovery/state.ts";
 import { findOperation } from "../../src/lib/registry.ts";

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { logRequestLine } from "../platform/access-log.ts";
 import { requestIdFrom } from "../platform/http/request-id.ts";
 import type { Logger } from "../platform/log.ts";

@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { logRequestLine } from "../../../api/platform/access-log.ts";
+import { requestIdFrom } from "../../../api/platform/http/request-id.ts";
 import { createLogger } from "../../../api/platform/log.ts";
 
 function capture() {
@@ -16,6 +17,9 @@ function capture() {
   return { written, log: createLogger("debug", sink) };
 }
 
+const REQUEST_ID = requestIdFrom("req-12345678");
+const strip = (line: string) => line.replace(/"time":\d+,/, "");
+
 describe("the request line", () => {
   it("is exactly the line pino writes for the same fields, also for paths that need escaping", () => {
     const paths = [
@@ -26,20 +30,36 @@ describe("the request line", () => {
     for (const path of paths) {
       const hand = capture();
       const byPino = capture();
-      logRequestLine(hand.log, "info", { requestId: "req-12345678", method: "GET", path, status: 200, ms: 1.2345 });
+      logRequestLine(hand.log, "info", { requestId: REQUEST_ID, method: "GET", path, status: 200, ms: 1.2345 });
       const redacted = path.replace(/^(\/api\/v1\/downloads\/)[^/?]+/, "$1[redacted]").replace(/\?.*$/, "");
       byPino.log.info({ req_id: "req-12345678", method: "GET", path: redacted, status: 200, ms: 1.2 }, "request");
       const [handLine, pinoLine] = [hand.written.join(""), byPino.written.join("")];
       expect(handLine.endsWith("\n")).toBe(true);
-      const strip = (line: string) => line.replace(/"time":\d+,/, "");
       expect(strip(handLine)).toBe(strip(pinoLine));
     }
+  });
+
+  it("gives every request id and duration exactly as pino writes them", () => {
+    const durations = [0, 0.04, 0.05, 0.95, 1, 9.96, 12.34, 99.95, 123.45, 1234.56, 86_400_000.04, 3e9, 1e22, -1.23];
+    for (let index = 0; index < 2_000; index++) durations.push(Math.random() * 10 ** (index % 7));
+    const ids = [REQUEST_ID, requestIdFrom("Agent.run_42-x"), requestIdFrom(undefined)];
+    const hand = capture();
+    const byPino = capture();
+    for (const [index, ms] of durations.entries()) {
+      const requestId = ids[index % ids.length] ?? REQUEST_ID;
+      logRequestLine(hand.log, "info", { requestId, method: "GET", path: "/", status: 200, ms });
+      byPino.log.info(
+        { req_id: requestId, method: "GET", path: "/", status: 200, ms: Math.round(ms * 10) / 10 },
+        "request",
+      );
+    }
+    expect(hand.written.map(strip)).toEqual(byPino.written.map(strip));
   });
 
   it("keeps capability secrets out and respects the level", () => {
     const { written, log } = capture();
     logRequestLine(log, "info", {
-      requestId: "req-12345678",
+      requestId: REQUEST_ID,
       method: "GET",
       path: "/api/v1/downloads/very-secret-value",
       status: 410,
@@ -55,7 +75,7 @@ describe("the request line", () => {
         },
       }),
     );
-    logRequestLine(quiet, "info", { requestId: "req-12345678", method: "GET", path: "/", status: 200, ms: 0 });
+    logRequestLine(quiet, "info", { requestId: REQUEST_ID, method: "GET", path: "/", status: 200, ms: 0 });
     expect(written).not.toContain("unexpected");
   });
 });
