@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { namesAsWritten } from "../platform/http/responses.ts";
 
 /**
  * A route answered on node:http itself, ahead of the app, when everything it needs is already in
@@ -115,7 +116,7 @@ export class PreparedResponse {
     private readonly body: string,
     requestIdSlot: string,
   ) {
-    this.#head = flatHead(headers, body);
+    this.#head = flatHead(namesAsWritten(headers), body);
     this.#requestIdAt = this.#head.indexOf(requestIdSlot);
     if (this.#requestIdAt === -1) throw new Error("a prepared response needs a request id header");
   }
@@ -133,6 +134,6 @@ function flatHead(headers: readonly [string, string][], body: string | Uint8Arra
   const flat: string[] = [];
   for (const [name, value] of headers) flat.push(name, value);
   if (body !== null)
-    flat.push("Content-Length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
+    flat.push("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
   return flat;
 }

@@ -11,6 +11,7 @@ import {
   takesDocumentPolicy,
 } from "../../src/lib/manifest.ts";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
+import { namesAsWritten } from "../platform/http/responses.ts";
 
 /** One stored form of a URL's bytes, as built or content-coded, with its response headers. */
 export interface StaticVariant {
@@ -138,8 +139,8 @@ function staticRoute(route: LoadedRoute, loaded: Map<string, LoadedRoute>): Stat
     return {
       body,
       etag,
-      headers: ownVary.length > 0 ? [...headers, ["Vary", ownVary.join(", ")]] : headers,
-      negotiatedHeaders: [...headers, ["Vary", negotiatedVary.join(", ")]],
+      headers: namesAsWritten(ownVary.length > 0 ? [...headers, ["Vary", ownVary.join(", ")]] : headers),
+      negotiatedHeaders: namesAsWritten([...headers, ["Vary", negotiatedVary.join(", ")]]),
     };
   };
   const coded: StaticRoute["coded"] = {};

@@ -32,6 +32,6 @@ export function staticAnswer(site: SiteFiles, route: StaticRoute, request: Stati
   const headers = twin ? variant.negotiatedHeaders : variant.headers;
   if (ifNoneMatchNames(request.ifNoneMatch, [variant.etag])) return { status: 304, headers, body: null };
   if (request.method === "HEAD")
-    return { status: 200, headers: [...headers, ["Content-Length", String(variant.body.byteLength)]], body: null };
+    return { status: 200, headers: [...headers, ["content-length", String(variant.body.byteLength)]], body: null };
   return { status: 200, headers, body: variant.body };
 }

@@ -11,6 +11,8 @@ import type { TestApp } from "./app.ts";
 export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** Names and values in turn, in the order and case they were sent. */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -28,7 +30,12 @@ export function rawRequest(
       const chunks: Buffer[] = [];
       incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
       incoming.on("end", () =>
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }),
+        resolve({
+          status: incoming.statusCode ?? 0,
+          headers: incoming.headers,
+          rawHeaders: incoming.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
       );
     });
     outgoing.on("error", reject);

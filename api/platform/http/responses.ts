@@ -31,6 +31,15 @@ export function responseHeaders(type: string, requestId: string, extra?: Record<
 }
 
 /**
+ * Header tuples with their names in lower case: the bytes srvx writes for every response of the app,
+ * whose Headers keep names in lower case. The fast path writes its answers with these, so both paths
+ * send the same head (api/fast-path/README.md).
+ */
+export function namesAsWritten(headers: readonly (readonly [string, string])[]): [string, string][] {
+  return headers.map(([name, value]) => [name.toLowerCase(), value]);
+}
+
+/**
  * A response built complete: every header as tuples, which srvx writes straight to the socket.
  * Building a Headers object and setting headers on it afterwards cost more than the rest of a
  * small JSON response. Every body the API builds passes here, so this is where a large one is

@@ -49,10 +49,23 @@ async function listen(withFastPath: boolean): Promise<Side> {
   return side;
 }
 
-/** What a client can tell apart, less what differs on every request (the date, the connection). */
-function comparable(raw: RawResponse) {
+/** Node writes these itself on both paths. */
+const WRITTEN_BY_NODE = new Set(["date", "connection", "keep-alive"]);
+
+/**
+ * What crossed the socket, less what Node writes itself: every header line as sent, in its order and
+ * case, and the fields as a client reads them. Not the lines of HEAD: the app answers it through a
+ * Headers object, which lists fields by name and folds repeated ones (two Link lines into one), the
+ * same fields in another form (RFC 9110 §5.3).
+ */
+function comparable(raw: RawResponse, method: string) {
+  const head: string[] = [];
+  for (let index = 0; index < raw.rawHeaders.length; index += 2) {
+    const name = raw.rawHeaders[index] ?? "";
+    if (!WRITTEN_BY_NODE.has(name.toLowerCase())) head.push(`${name}: ${raw.rawHeaders[index + 1]}`);
+  }
   const { date: _date, connection: _connection, "keep-alive": _keepAlive, ...headers } = raw.headers;
-  return { status: raw.status, headers, body: raw.body.toString("base64") };
+  return { status: raw.status, head: method === "HEAD" ? null : head, headers, body: raw.body.toString("base64") };
 }
 
 /** The request's log line with the clock taken out. */
@@ -70,8 +83,8 @@ async function both(method: string, path: string, headers: Record<string, string
   const viaApp = await rawRequest(app.base, method, path, withId);
   const viaFast = await rawRequest(fast.base, method, path, withId);
   return {
-    app: comparable(viaApp),
-    fast: comparable(viaFast),
+    app: comparable(viaApp, method),
+    fast: comparable(viaFast, method),
     fastPathAnswered: fast.appAnswers === before,
     logs: { app: logLine(app.lines, requestId), fast: logLine(fast.lines, requestId) },
   };
