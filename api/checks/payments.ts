@@ -4,8 +4,9 @@ import type { CheckCheckoutResult } from "../../src/schemas/responses/checks.ts"
 import type { PricingFile } from "../../src/schemas/service.ts";
 import type { Sql } from "../db/sql.ts";
 import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
-import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
+import { noCheckoutPage, type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
 import type { CheckMetadata, CheckoutSession, PaymentIntent } from "../payments/stripe-objects.ts";
+import { paymentsNotConfigured } from "../platform/availability.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import { validationProblem } from "../platform/violations.ts";
 import type { CheckFulfilment } from "./fulfilment.ts";
@@ -118,8 +119,7 @@ export class CheckPayments {
       if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
-    if (!session.url)
-      throw paymentsUnavailable("The payment provider did not return a checkout page; nothing was charged.");
+    if (!session.url) throw noCheckoutPage();
     return { url: session.url };
   }
 
@@ -153,7 +153,7 @@ export class CheckPayments {
       );
     }
     const { payments } = this.deps;
-    if (!payments) throw paymentsUnavailable("Payments are not configured on this server.");
+    if (!payments) throw paymentsNotConfigured();
     const metadata: CheckMetadata = {
       purpose: "check",
       report_id: report.id,

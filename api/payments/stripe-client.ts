@@ -63,6 +63,11 @@ export function paymentsUnavailable(detail: string): ApiProblem {
   return new ApiProblem("service-unavailable", detail, { headers: { "Retry-After": "30" } });
 }
 
+/** The provider created a checkout session without the page to send the buyer to. */
+export function noCheckoutPage(): ApiProblem {
+  return paymentsUnavailable("The payment provider did not return a checkout page; nothing was charged.");
+}
+
 /** The gateway for the configured keys, or `null` without STRIPE_SECRET_KEY (payments answer 503). */
 export function paymentsGatewayFor(stripe: Config["stripe"], log: Logger): PaymentsGateway | null {
   if (!stripe.secretKey) return null;

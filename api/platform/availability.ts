@@ -4,6 +4,16 @@ import type { ServiceSettings } from "../../src/schemas/service.ts";
 import { ApiProblem } from "./problem.ts";
 import type { ServiceStateMonitor } from "./state/service-state.ts";
 
+/**
+ * The refusal of a payment operation on a server without STRIPE_SECRET_KEY. The service state gives
+ * it first; the services that need the gateway give the same one if they are reached without it.
+ */
+export function paymentsNotConfigured(): ApiProblem {
+  return new ApiProblem("service-unavailable", "Payments are not configured on this server.", {
+    headers: { "Retry-After": "3600" },
+  });
+}
+
 function problemFor(why: Unavailability): ApiProblem {
   if (why.kind === "unpublished") return new ApiProblem("not-found", "This is not published.");
   if (why.kind === "switched-off") {
@@ -11,12 +21,9 @@ function problemFor(why: Unavailability): ApiProblem {
       headers: { "Retry-After": "3600" },
     });
   }
-  const detail =
-    why.component === "payments"
-      ? "Payments are not configured on this server."
-      : `The ${why.component} is unavailable; /status.json shows the details.`;
-  return new ApiProblem("service-unavailable", detail, {
-    headers: { "Retry-After": why.component === "payments" ? "3600" : "30" },
+  if (why.component === "payments") return paymentsNotConfigured();
+  return new ApiProblem("service-unavailable", `The ${why.component} is unavailable; /status.json shows the details.`, {
+    headers: { "Retry-After": "30" },
   });
 }
 

@@ -4,9 +4,10 @@ import type { StoreCheckout as CheckoutInput } from "../../src/schemas/requests/
 import type { CheckoutStarted } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
 import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
-import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
+import { noCheckoutPage, type PaymentsGateway } from "../payments/stripe-client.ts";
 import type { CheckoutSession, StoreMetadata } from "../payments/stripe-objects.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
+import { paymentsNotConfigured } from "../platform/availability.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import { validationProblem } from "../platform/violations.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
@@ -48,7 +49,7 @@ export class StoreCheckout {
       const sold = await unitsSold(this.deps.db(), product.id);
       if (sold + quantity > product.data.stock) throw new ApiProblem("sold-out", `${product.data.title} is sold out.`);
     }
-    if (!payments) throw paymentsUnavailable("Payments are not configured on this server.");
+    if (!payments) throw paymentsNotConfigured();
 
     const orderId = requestKey
       ? this.#orderIdFor(requestKey, product.id, quantity, input.email)
@@ -84,8 +85,7 @@ export class StoreCheckout {
       if (error instanceof PaymentsUnavailableError) throw paymentsProblem(error);
       throw error;
     }
-    if (!session.url)
-      throw paymentsUnavailable("The payment provider did not return a checkout page; nothing was charged.");
+    if (!session.url) throw noCheckoutPage();
     const expiresAt = new Date(session.expires_at * 1000).toISOString();
     await insertOrder(this.deps.db(), {
       id: orderId,

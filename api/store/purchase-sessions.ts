@@ -2,8 +2,9 @@ import type { PurchaseReceipt } from "../../src/lib/page-services.ts";
 import type { PurchaseSession } from "../../src/schemas/responses/store.ts";
 import type { Sql } from "../db/sql.ts";
 import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-failure.ts";
-import { type PaymentsGateway, paymentsUnavailable } from "../payments/stripe-client.ts";
+import type { PaymentsGateway } from "../payments/stripe-client.ts";
 import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
+import { paymentsNotConfigured } from "../platform/availability.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
@@ -60,7 +61,7 @@ export class PurchaseSessions {
       if (order.outcome === "sold-out" && order.refund_id === null) await this.#retryRefund(order);
       return this.view(order);
     }
-    if (!this.deps.payments) throw paymentsUnavailable("Payments are not configured on this server.");
+    if (!this.deps.payments) throw paymentsNotConfigured();
     let session: CheckoutSession | null;
     try {
       session = await this.deps.payments.retrieveCheckoutSession(sessionId);

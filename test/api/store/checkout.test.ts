@@ -195,12 +195,21 @@ describe("without STRIPE_SECRET_KEY", () => {
     const t = await createTestApp();
     try {
       const response = await t.send("POST", "/api/v1/store/agent-readiness-checklist/checkout", {});
-      await expectProblem(response, 503, "service-unavailable");
+      const problem = await expectProblem(response, 503, "service-unavailable");
       expect(response.headers.get("retry-after")).toBe("3600");
       const ids = await capabilityIds(t.app);
       expect(ids).not.toContain("store.checkout");
       expect(ids).not.toContain("store.session");
       expect(ids).toContain("store.download");
+      // Reached without a gateway all the same, the checkout itself refuses in the same words.
+      const refusal: unknown = await t.services.store.checkout
+        .start("agent-readiness-checklist", {})
+        .catch((error) => error);
+      expect(refusal).toMatchObject({
+        code: "service-unavailable",
+        detail: problem.detail,
+        options: { headers: { "Retry-After": "3600" } },
+      });
     } finally {
       await t.close();
     }
