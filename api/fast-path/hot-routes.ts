@@ -44,30 +44,28 @@ export function hotHeaders(request: IncomingMessage): HotHeaders | undefined {
   return found;
 }
 
+/** Only a name of one of these lengths can be a hot header: the rest (Host, User-Agent…) are never lower-cased. */
+const HOT_HEADER_LENGTHS = new Set(Object.keys(noHotHeaders()).map((name) => name.length));
+
 /**
- * The `HotHeaders` field a header name sent in any case fills, if any. Names of other lengths
- * (Host, User-Agent…) are passed over before lower-casing makes a string, and the field names come
- * back as literals: looking a fresh lower-cased string up as a property name cost about 900 of the
- * 93,000 instructions of GET /api/v1/agents/me (callgrind), paid for by `npm run bench -- api`
- * (≥ 0.6 of a hello-world).
+ * The `HotHeaders` field a header name sent in any case fills, if any. The field names come back as
+ * literals: looking a fresh lower-cased string up as a property name cost about 900 of the 93,000
+ * instructions of GET /api/v1/agents/me (callgrind), paid for by `npm run bench -- api` (≥ 0.6 of a
+ * hello-world).
  */
 function hotHeaderKey(sent: string): keyof HotHeaders | undefined {
-  switch (sent.length) {
-    case 6:
-      return sent.toLowerCase() === "accept" ? "accept" : undefined;
-    case 12:
-      return sent.toLowerCase() === "x-request-id" ? "x-request-id" : undefined;
-    case 13:
-      switch (sent.toLowerCase()) {
-        case "authorization":
-          return "authorization";
-        case "if-none-match":
-          return "if-none-match";
-        default:
-          return undefined;
-      }
-    case 15:
-      return sent.toLowerCase() === "accept-encoding" ? "accept-encoding" : undefined;
+  if (!HOT_HEADER_LENGTHS.has(sent.length)) return undefined;
+  switch (sent.toLowerCase()) {
+    case "authorization":
+      return "authorization";
+    case "accept":
+      return "accept";
+    case "accept-encoding":
+      return "accept-encoding";
+    case "if-none-match":
+      return "if-none-match";
+    case "x-request-id":
+      return "x-request-id";
     default:
       return undefined;
   }
@@ -85,8 +83,9 @@ export function withHotRoutes(routes: ReadonlyMap<string, HotRoute>, app: NodeLi
 }
 
 /**
- * Writes a whole response from the same header tuples the app's responses use. A body gets its
- * Content-Length; without one (HEAD, 304) the headers are written as given, as srvx does.
+ * Writes a whole response from the same header tuples the app's responses use, their names already
+ * as srvx writes them (lower case, `namesAsWritten`): they are written as given, so both paths send
+ * the same bytes. A body gets its content-length; without one (HEAD, 304) nothing is added, as srvx does.
  */
 export function writeWholeResponse(
   response: ServerResponse,
