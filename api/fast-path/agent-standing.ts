@@ -19,9 +19,9 @@ const JSON_TYPE = "application/json";
 
 /**
  * `GET /api/v1/agents/me` for a token whose owner was read in the last second, while the service
- * state reading is fresh too: the busiest authenticated read, answered without h3 (about twice
- * the requests per second; see /docs/operations/benchmarks). Anything else — no or unknown token,
- * a refusal, a stale reading, HEAD — goes to the route in agents.ts, which gives the same answer.
+ * state reading is fresh too: the busiest authenticated read, answered without h3 (0.56–0.70 of a
+ * hello-world against 0.45–0.51 through h3; ./README.md). Anything else — no or unknown token, a
+ * refusal, a stale reading, HEAD — goes to the route in api/agents/routes.ts, which gives the same answer.
  *
  * Everything that does not change between requests is worked out once and kept, all of it for
  * `npm run bench -- api` (≥ 0.6 of a hello-world): whether the operation is available, per state

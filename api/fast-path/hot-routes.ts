@@ -49,9 +49,9 @@ const HOT_HEADER_LENGTHS = new Set(Object.keys(noHotHeaders()).map((name) => nam
 
 /**
  * The `HotHeaders` field a header name sent in any case fills, if any. The field names come back as
- * literals: looking a fresh lower-cased string up as a property name cost about 900 of the 93,000
- * instructions of GET /api/v1/agents/me (callgrind), paid for by `npm run bench -- api` (≥ 0.6 of a
- * hello-world).
+ * literals: looking a fresh lower-cased string up as a property name cost about 900 instructions
+ * per request of GET /api/v1/agents/me (callgrind; the whole route's are in ./README.md), paid for by
+ * `npm run bench -- api` (≥ 0.6 of a hello-world).
  */
 function hotHeaderKey(sent: string): keyof HotHeaders | undefined {
   if (!HOT_HEADER_LENGTHS.has(sent.length)) return undefined;

@@ -63,8 +63,8 @@ function methodAndPath(method: string, path: string): string {
 
 function formatLine(level: string, requestId: RequestId, methodAndPath: string, status: number, ms: number): string {
   // A RequestId is letters, digits, `.`, `_` and `-` only, so as a JSON string it needs no escaping:
-  // JSON.stringify was about 900 of the 93,000 instructions of the GET /api/v1/agents/me hot route
-  // (callgrind), paid for by `npm run bench -- api` (≥ 0.6 of a hello-world).
+  // JSON.stringify was about 900 instructions per request of the GET /api/v1/agents/me hot route
+  // (callgrind; api/fast-path/README.md), paid for by `npm run bench -- api` (≥ 0.6 of a hello-world).
   return (
     `{"level":"${level}","time":${Date.now()},"req_id":"${requestId}",${methodAndPath},` +
     `"status":${status},"ms":${Math.round(ms * 10) / 10},"msg":"request"}\n`
