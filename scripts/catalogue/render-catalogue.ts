@@ -48,7 +48,7 @@ function checkTables(suite: readonly CheckDefinition[]): string[] {
     lines.push(`## ${CATEGORY_TITLES[category]} (\`${category}\`)`, "");
     // Five columns, as narrow as the page allows: a wide screen must show a check whole without scrolling.
     lines.push(
-      "| Check | Requests | Passes when (and what it rests on) | Severity | Profiles |",
+      "| Check | Requests | Passes when (and what it rests on) | Severity, spec | Profiles |",
       "|---|---|---|---|---|",
     );
     for (const check of checks) {
@@ -56,7 +56,7 @@ function checkTables(suite: readonly CheckDefinition[]): string[] {
       const sources = sourceLinks(check.specUrls);
       const passes = sources === "" ? check.passes : `${check.passes} (rests on ${sources})`;
       lines.push(
-        `| \`${check.id}\`: ${cell(check.title)} | ${cell(check.requests)} | ${cell(passes)} | ${check.severity} | ${profiles} |`,
+        `| \`${check.id}\`: ${cell(check.title)} | ${cell(check.requests)} | ${cell(passes)} | ${check.severity}, ${check.maturity} | ${profiles} |`,
       );
     }
     lines.push("");
@@ -159,6 +159,10 @@ export function renderCatalogue(suite: readonly CheckDefinition[], outcomes: rea
     "",
     "Severity: **critical** (an agent cannot proceed), **high**, **medium**, **low**, **info** (reported, never",
     "scored). Profiles: `all`, or the list of profiles the check applies to ([Profiles](/docs/checks#profiles)).",
+    "Spec: how settled the specification is: **standard** (an RFC, a W3C or WHATWG standard, a protocol's released",
+    "version), **draft** (an Internet-Draft, a community-group draft, a community specification still moving) or",
+    "**proposal** (a design its own authors mark as a proposal). A proposal never fails a site: what breaks it is a",
+    "`warn` that says so.",
     "",
     ...checkTables(suite),
     ...counterpartTables(suite),

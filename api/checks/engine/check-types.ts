@@ -21,6 +21,13 @@ export interface CheckContext extends DocumentContext {
   agentDns: AgentDnsResolver;
 }
 
+/**
+ * How settled the specification a check rests on is (DESIGN §8): `standard` (an RFC, a W3C or WHATWG standard, or a
+ * protocol's released version), `draft` (an Internet-Draft, a community-group draft, a community specification still
+ * moving), `proposal` (a design its own authors mark as a proposal). A proposal never fails a site.
+ */
+export type Maturity = "standard" | "draft" | "proposal";
+
 export interface CheckDefinition {
   /** Stable across suite versions; never reused for a different rule. */
   id: string;
@@ -31,6 +38,7 @@ export interface CheckDefinition {
   passes: string;
   category: CheckCategory;
   severity: Severity;
+  maturity: Maturity;
   /** The profiles a check is meant for; anything else makes it `n/a`. */
   profiles: readonly Profile[] | "all";
   remediation: string;
@@ -49,6 +57,15 @@ export const warn = (message: string): CheckOutcome => ({ status: "warn", messag
 export const fail = (message: string): CheckOutcome => ({ status: "fail", message });
 export const notApplicable = (message: string): CheckOutcome => ({ status: "n/a", message });
 export const scanError = (message: string): CheckOutcome => ({ status: "error", message });
+
+/**
+ * A proposal is not yet the specification, so breaking it is reported as `warn`, never `fail` (DESIGN §8); the
+ * message says why, so the verdict is not read as a lenient one.
+ */
+export function capByMaturity(maturity: Maturity, outcome: CheckOutcome): CheckOutcome {
+  if (maturity !== "proposal" || outcome.status !== "fail") return outcome;
+  return { ...outcome, status: "warn", message: `${outcome.message} (a proposal, so at most a warning)` };
+}
 
 /** Joins problems into one line: the first few, then a count. */
 export function listProblems(problems: readonly string[], limit = 3): string {

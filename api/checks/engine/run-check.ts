@@ -11,6 +11,7 @@ import {
   type CheckContext,
   type CheckDefinition,
   type CheckOutcome,
+  capByMaturity,
   fail,
   notApplicable,
   scanError,
@@ -166,7 +167,7 @@ async function runApplicable(
   }
   const context = contextFor();
   const started = performance.now();
-  const outcome = await runOne(definition, context);
+  const outcome = capByMaturity(definition.maturity, await runOne(definition, context));
   return { definition, trail: context.trail, outcome, durationMs: Math.round(performance.now() - started) };
 }
 

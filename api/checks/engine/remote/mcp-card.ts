@@ -3,12 +3,18 @@ import { isRecord } from "../parse/json.ts";
 
 /**
  * The `$schema` URLs of the server-card families (experimental-ext-server-card schema.ts): versioned by `vN`, never by
- * date. v2 is current; v1 cards are still served (this service's own among them) and read the same way.
+ * date. v2 is current; v1 cards are still served (this service's own among them) and read the same way. A registry
+ * `server.json` (modelcontextprotocol/registry docs/reference/server-json) served as the card carries the same fields;
+ * its current schema is dated 2025-12-11 (CHANGELOG.md).
  */
 export const MCP_CARD_SCHEMA_URLS = [
   "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json",
   "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+  "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
 ] as const;
+
+/** server.json schemas before 2025-12-11 (2025-07-09 to 2025-10-17): readable, but an outdated shape. */
+const OLDER_SERVER_JSON = /^https:\/\/static\.modelcontextprotocol\.io\/schemas\/2025-(0[7-9]|10)-\d\d\/server\.schema\.json$/;
 
 const VERSION_RANGE = /[\^~<>=*|\s]|(^|\.)x(\.|$)|latest/i;
 
@@ -39,8 +45,12 @@ export const McpCardV1Schema = z.object({
 });
 export type McpCardV1 = z.infer<typeof McpCardV1Schema>;
 
-/** SEP-1649 (`serverInfo`) and the flat `{name, version, endpoint}` shape older scanners still read. */
+/**
+ * SEP-1649 (`serverInfo`), the flat `{name, version, endpoint}` shape older scanners still read, and a server.json of
+ * an older registry schema.
+ */
 export const LegacyMcpCardSchema = z.union([
+  z.object({ $schema: z.string().regex(OLDER_SERVER_JSON), name: z.string().min(1), version: z.string().min(1) }),
   z.object({ serverInfo: z.object({ name: z.string().min(1), version: z.string().min(1) }) }),
   z.object({ name: z.string().min(1), version: z.string().min(1), endpoint: z.string().min(1) }),
 ]);

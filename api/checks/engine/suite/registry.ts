@@ -8,9 +8,12 @@ import { apiHygieneChecks } from "./api/api-hygiene.ts";
 import { schemaChecks } from "./api/schemas.ts";
 import { authChecks } from "./capabilities/auth.ts";
 import { mcpChecks } from "./capabilities/mcp.ts";
+import { mcpRegistry } from "./capabilities/mcp-registry.ts";
 import { openApiChecks } from "./capabilities/openapi.ts";
 import { skillsChecks } from "./capabilities/skills.ts";
+import { acpDiscovery } from "./commerce/acp.ts";
 import { commerceChecks } from "./commerce/commerce.ts";
+import { x402Payments } from "./commerce/x402.ts";
 import { contentChecks } from "./content/content.ts";
 import { pageChecks } from "./content/pages.ts";
 import { catalogChecks } from "./discovery/catalogs.ts";
@@ -50,6 +53,7 @@ export const CHECK_SUITE: readonly CheckDefinition[] = Object.freeze([
   ...botPolicyChecks,
   ...openApiChecks,
   ...mcpChecks,
+  mcpRegistry,
   ...skillsChecks,
   ...webMcpChecks,
   ...authChecks,
@@ -59,5 +63,7 @@ export const CHECK_SUITE: readonly CheckDefinition[] = Object.freeze([
   ...wellKnownChecks,
   wellKnownConsistency,
   ...commerceChecks,
+  acpDiscovery,
+  x402Payments,
   ap2,
 ]);

@@ -19,6 +19,7 @@ export const ap2 = defineCheck({
   title: "AP2 (Agent Payments Protocol) is declared correctly in the A2A agent card",
   category: "commerce",
   severity: "low",
+  maturity: "draft",
   profiles: ["commerce", "agent"],
   remediation:
     "If your agent takes part in AP2 payments, declare the AP2 extension in the A2A card's capabilities.extensions with params.roles naming its roles; a merchant agent marks it required.",

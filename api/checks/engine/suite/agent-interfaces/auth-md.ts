@@ -96,6 +96,7 @@ export const authMd = defineCheck({
   title: "auth.md tells agents how to register, backed by agent_auth metadata",
   category: "capabilities",
   severity: "low",
+  maturity: "draft",
   profiles: ["api"],
   remediation:
     "If agents may register for the service, publish /auth.md (a Markdown walkthrough: discover, register, claim, use) and an agent_auth block (register_uri, identity_types_supported) in the authorization-server metadata that /.well-known/oauth-protected-resource names.",

@@ -45,6 +45,7 @@ export const dnsAid = defineCheck({
   title: "Agents are published in DNS (DNS-AID SVCB records, DNSSEC-signed)",
   category: "discovery",
   severity: "info",
+  maturity: "draft",
   profiles: ["agent"],
   remediation:
     "Optional: publish SVCB ServiceMode records under _index._agents.<your domain> pointing at your agent endpoints (alpn naming the protocol), in a DNSSEC-signed zone.",

@@ -33,6 +33,7 @@ export const webMcpTools = defineCheck({
   title: "WebMCP tools are declared in the page (forms or navigator.modelContext)",
   category: "capabilities",
   severity: "info",
+  maturity: "draft",
   profiles: WEBMCP_PROFILES,
   remediation:
     "Optional: let browser agents use the site's functions as tools, declaratively with toolname and tooldescription on a <form>, or imperatively with document.modelContext.registerTool().",
@@ -137,6 +138,7 @@ export const webMcpValid = defineCheck({
   title: "Declared WebMCP tools are complete and valid",
   category: "capabilities",
   severity: "low",
+  maturity: "draft",
   profiles: WEBMCP_PROFILES,
   remediation:
     "Give every annotated form both toolname and tooldescription, a name and a label or toolparamdescription on every field; keep tool names to 1-128 letters, digits, _ - . and unique; serve the page over HTTPS.",

@@ -36,6 +36,7 @@ export const problemDetails = defineCheck({
   title: "API errors are RFC 9457 problem details",
   category: "api-hygiene",
   severity: "medium",
+  maturity: "standard",
   profiles: ["api"],
   remediation:
     "Answer every API error with Content-Type application/problem+json and a body whose status equals the HTTP status, with a title and a type that is about:blank or a URL that resolves.",
@@ -92,6 +93,7 @@ export const rateLimitHeaders = defineCheck({
   title: "Rate limits are announced in headers",
   category: "api-hygiene",
   severity: "low",
+  maturity: "draft",
   profiles: ["api"],
   remediation:
     "Send RateLimit-Policy and RateLimit headers (IETF httpapi draft) on responses of rate-limited endpoints, and Retry-After on 429 and 503.",
@@ -143,6 +145,7 @@ export const securityTxt = defineCheck({
   title: "security.txt tells people how to report vulnerabilities",
   category: "api-hygiene",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Serve /.well-known/security.txt as text/plain with Contact, exactly one Expires less than a year ahead, and a Canonical line with its own URL.",

@@ -61,6 +61,7 @@ export const schemasValid = defineCheck({
   title: "Linked JSON Schemas are 2020-12 with an $id equal to their URL",
   category: "api-hygiene",
   severity: "medium",
+  maturity: "standard",
   profiles: ["api"],
   remediation:
     'Publish each custom JSON Schema with $schema 2020-12 and an absolute $id equal to the URL it is served from, as application/schema+json, and link it with rel="describedby".',

@@ -39,6 +39,7 @@ export const protectedResource = defineCheck({
   title: "OAuth protected-resource metadata (RFC 9728), when auth is used",
   category: "capabilities",
   severity: "medium",
+  maturity: "standard",
   profiles: ["api"],
   remediation:
     "If the API uses OAuth, serve /.well-known/oauth-protected-resource with `resource` (this origin) and `authorization_servers`, and put resource_metadata in 401 challenges.",
@@ -77,6 +78,7 @@ export const authorizationServer = defineCheck({
   title: "OAuth authorization-server metadata (RFC 8414), when auth is used",
   category: "capabilities",
   severity: "medium",
+  maturity: "standard",
   profiles: ["api"],
   remediation:
     "If the API uses OAuth, serve RFC 8414 metadata whose issuer equals the URL it is fetched from, with https endpoints, S256 PKCE and a jwks_uri that resolves.",

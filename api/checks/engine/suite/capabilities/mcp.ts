@@ -46,10 +46,11 @@ export const mcpCard = defineCheck({
   requests:
     "MCP and AI catalog entries, `<endpoint>/server-card`, `/.well-known/mcp/server-card.json`, `/.well-known/mcp.json`",
   passes:
-    "a v1 or v2 server card with an `https` remote and CORS (MUSTs); `Cache-Control`, `ETag` with `304`, copies that agree and the current shape (SHOULDs); every location is probed even when one fails",
+    "a v1 or v2 server card (or a registry `server.json` of schema 2025-12-11) with an `https` remote and CORS (MUSTs); `Cache-Control`, `ETag` with `304`, copies that agree and the current shape (SHOULDs); every location is probed even when one fails",
   title: "An MCP server card describes the MCP server",
   category: "capabilities",
   severity: "medium",
+  maturity: "draft",
   profiles: ["agent"],
   remediation:
     "Publish a v1 server card ($schema exact, reverse-DNS name, version, description ≤ 100 chars, remotes[].url over https) at <mcp-url>/server-card, list it in the AI catalog, alias it at /.well-known/mcp/server-card.json and /.well-known/mcp.json, with CORS *, Cache-Control and an ETag.",
@@ -97,7 +98,7 @@ export const mcpCard = defineCheck({
     if (best.shape === "legacy")
       verdict.should(
         "SEP-2127",
-        `outdated shape: only SEP-1649/legacy fields at ${new URL(best.url).pathname}; add the current fields ($schema, name, version, description, remotes)`,
+        `outdated shape: only SEP-1649/legacy fields or a server.json schema older than 2025-12-11 at ${new URL(best.url).pathname}; add the current fields ($schema, name, version, description, remotes)`,
       );
     const identity = cardIdentity(best.card);
     return verdict.outcome(
@@ -126,6 +127,7 @@ export const mcpLive = defineCheck({
   title: "The MCP endpoint answers initialize and tools/list like its card says",
   category: "capabilities",
   severity: "high",
+  maturity: "standard",
   profiles: ["agent"],
   remediation:
     "Make the card's remote URL a working Streamable HTTP MCP endpoint whose serverInfo name and version match the card, and whose tools all have descriptions and input schemas.",
@@ -167,6 +169,7 @@ export const a2aCard = defineCheck({
   title: "The A2A agent card (if published) is valid",
   category: "capabilities",
   severity: "medium",
+  maturity: "standard",
   profiles: ["agent"],
   remediation:
     "Only publish /.well-known/agent-card.json if an A2A endpoint exists; use the v1.0 fields (supportedInterfaces with https URLs, capabilities, input/output modes, skills) and no secrets.",

@@ -20,6 +20,7 @@ export const openApiFound = defineCheck({
   title: "An OpenAPI 3.x description is discoverable",
   category: "capabilities",
   severity: "high",
+  maturity: "standard",
   profiles: ["api"],
   remediation:
     'Publish the API\'s OpenAPI 3.x description and point at it with Link rel="service-desc" on / and from the api-catalog.',
@@ -52,6 +53,7 @@ export const openApiValid = defineCheck({
   title: "The OpenAPI description validates and is complete enough for agents",
   category: "capabilities",
   severity: "high",
+  maturity: "standard",
   profiles: ["api"],
   remediation:
     "Make the OpenAPI 3.x description validate against the OpenAPI schema (paths start with /, every response has a description, every type is a JSON Schema type), give every operation a unique operationId and a summary, document error responses (ideally problem+json), declare absolute https servers and every security scheme used, and resolve every local $ref.",
@@ -83,6 +85,7 @@ export const agentsJson = defineCheck({
   title: "agents.json (if published) is valid and points at real operations",
   category: "capabilities",
   severity: "info",
+  maturity: "draft",
   profiles: ["api"],
   remediation:
     "If you publish agents.json, follow one schema family (wild-card agents.json: agentsJson, info, sources, flows) and reference only OpenAPI documents and operationIds that exist.",

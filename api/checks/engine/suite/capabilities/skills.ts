@@ -71,6 +71,7 @@ export const skillsIndex = defineCheck({
   title: "An agent-skills index lists valid, reachable skills",
   category: "capabilities",
   severity: "medium",
+  maturity: "draft",
   profiles: ["docs", "api", "agent"],
   remediation:
     "Serve /.well-known/agent-skills/index.json (application/json) with the 0.2.0 $schema and skills entries {name, type, description, url, digest} whose urls answer 200.",
@@ -110,6 +111,7 @@ export const skillsDigests = defineCheck({
   title: "Skill digests match the served bytes, and names agree",
   category: "capabilities",
   severity: "medium",
+  maturity: "draft",
   profiles: ["docs", "api", "agent"],
   remediation:
     "Compute each skill's digest from the exact bytes you serve (sha256 of the file) at build time, and keep the frontmatter name equal to the index name and the directory slug.",

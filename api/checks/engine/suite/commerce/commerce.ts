@@ -20,6 +20,7 @@ export const machineReadablePricing = defineCheck({
   title: "Prices are machine-readable",
   category: "commerce",
   severity: "medium",
+  maturity: "standard",
   profiles: ["commerce"],
   remediation:
     "Publish prices as data: schema.org Offer (price, priceCurrency) in JSON-LD, and/or a /pricing.json linked from the api-catalog.",
@@ -49,6 +50,7 @@ export const commerceProtocols = defineCheck({
   title: "Agent commerce protocols (x402, ACP, UCP, MPP) in use",
   category: "commerce",
   severity: "info",
+  maturity: "draft",
   profiles: ["commerce"],
   remediation:
     "Informational: if agents should be able to pay, consider publishing a UCP (/.well-known/ucp) or ACP (/.well-known/acp.json) manifest, or x402/MPP payment requirements.",

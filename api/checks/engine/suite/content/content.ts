@@ -55,6 +55,7 @@ export const markdownNegotiation = defineCheck({
   title: "Pages answer Accept: text/markdown with Markdown",
   category: "content",
   severity: "high",
+  maturity: "draft",
   profiles: ["content", "docs"],
   remediation:
     "When a request prefers text/markdown, answer with the page as Markdown (Content-Type: text/markdown; charset=utf-8) and send Vary: Accept on both representations.",
@@ -86,6 +87,7 @@ export const markdownTwins = defineCheck({
   title: "Pages have .md twins, and a bogus .md is a 404",
   category: "content",
   severity: "medium",
+  maturity: "draft",
   profiles: ["docs"],
   remediation:
     'Serve <page>.md (text/markdown) next to each page, advertise it with rel="alternate" type="text/markdown", and answer 404 for .md paths that do not exist.',
@@ -148,6 +150,7 @@ export const markdownQuality = defineCheck({
   title: "The Markdown is clean and matches the page",
   category: "content",
   severity: "medium",
+  maturity: "draft",
   profiles: ["docs"],
   remediation:
     "Generate the Markdown from the main content only: no navigation, footer or HTML left in, clearly smaller than the HTML, the same text, and a language on every fenced code block.",

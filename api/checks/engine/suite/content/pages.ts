@@ -14,6 +14,7 @@ export const serverRendered = defineCheck({
   title: "The homepage's content is in the HTML, without JavaScript",
   category: "content",
   severity: "high",
+  maturity: "standard",
   profiles: ["content", "docs"],
   remediation:
     "Render the main content on the server (SSR or static generation) so agents that do not run JavaScript can read it.",
@@ -41,6 +42,7 @@ export const pageMeta = defineCheck({
   title: "Title, description, canonical URL and language are declared",
   category: "content",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation: 'Give every page a <title>, <meta name="description">, <link rel="canonical"> and <html lang>.',
   prompt:
@@ -69,6 +71,7 @@ export const structuredData = defineCheck({
   title: "JSON-LD describes the site (schema.org)",
   category: "content",
   severity: "low",
+  maturity: "standard",
   profiles: ["content"],
   remediation:
     'Add a <script type="application/ld+json"> block with schema.org Organization and WebSite (and Product/SoftwareApplication with offers if you sell something).',
@@ -125,6 +128,7 @@ export const freshness = defineCheck({
   title: "Content carries plausible modification dates",
   category: "content",
   severity: "low",
+  maturity: "standard",
   profiles: ["content", "docs"],
   remediation:
     "Publish real modification dates: sitemap <lastmod>, Last-Modified headers on static documents, and dateModified in JSON-LD — not the time of the request.",

@@ -86,6 +86,7 @@ export const apiCatalog = defineCheck({
   title: "An RFC 9727 api-catalog lists the APIs",
   category: "discovery",
   severity: "high",
+  maturity: "standard",
   profiles: ["api"],
   remediation:
     'Serve /.well-known/api-catalog as application/linkset+json (profile="https://www.rfc-editor.org/info/rfc9727") with absolute anchors, and service-desc/service-doc links that resolve, each with the type it is served as.',
@@ -162,6 +163,7 @@ export const aiCatalog = defineCheck({
   title: "An AI Catalog / ARD manifest lists the agent surfaces",
   category: "discovery",
   severity: "medium",
+  maturity: "draft",
   profiles: ["api", "agent"],
   remediation:
     "Serve the same catalog at /.well-known/ard.json and /.well-known/ai-catalog.json: specVersion, host, and entries with urn:air: identifiers and exactly one of url or data, each url resolving.",

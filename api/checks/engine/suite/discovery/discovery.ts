@@ -17,6 +17,7 @@ export const robotsExists = defineCheck({
   title: "robots.txt exists and parses",
   category: "discovery",
   severity: "high",
+  maturity: "standard",
   profiles: "all",
   remediation: "Serve /robots.txt as text/plain with at least one User-agent group (RFC 9309).",
   prompt:
@@ -65,6 +66,7 @@ export const sitemapValid = defineCheck({
   title: "A valid sitemap of same-host URLs that answer",
   category: "discovery",
   severity: "medium",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Publish /sitemap.xml (urlset or sitemapindex, sitemaps.org 0.9 namespace) listing only same-host <loc> URLs that answer 200, with <lastmod> dates, and name it in robots.txt with a Sitemap: line.",
@@ -148,6 +150,7 @@ export const linkHeaders = defineCheck({
   title: "The homepage's Link header points agents at machine-readable surfaces",
   category: "discovery",
   severity: "medium",
+  maturity: "standard",
   profiles: "all",
   remediation:
     'Send a Link header on / with agent-useful relations (api-catalog, service-desc, service-doc, describedby → llms.txt, alternate type="text/markdown") whose targets all resolve.',
@@ -191,6 +194,7 @@ export const linkHtml = defineCheck({
   title: "The homepage's <head> links its canonical URL and agent surfaces",
   category: "discovery",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation:
     'Add <link rel="canonical">, and <link rel="alternate" type="text/markdown">, rel="api-catalog" or rel="ai-catalog" where they exist.',
@@ -221,6 +225,7 @@ export const agentsMd = defineCheck({
   title: "AGENTS.md tells coding agents how to work with the project",
   category: "discovery",
   severity: "low",
+  maturity: "draft",
   profiles: ["docs", "api"],
   remediation: "Publish /AGENTS.md as Markdown with at least two sections (what it is, how to use it, conventions).",
   prompt:

@@ -13,6 +13,7 @@ export const llmsExists = defineCheck({
   title: "llms.txt is served as text",
   category: "discovery",
   severity: "high",
+  maturity: "draft",
   profiles: ["content", "docs", "api"],
   remediation: "Serve /llms.txt as text/plain or text/markdown (UTF-8), never as an HTML page.",
   prompt:
@@ -36,6 +37,7 @@ export const llmsStructure = defineCheck({
   title: "llms.txt follows the llmstxt.org structure",
   category: "discovery",
   severity: "medium",
+  maturity: "draft",
   profiles: ["content", "docs", "api"],
   remediation:
     "Start llms.txt with one H1, then a > summary, then ## sections of `- [title](url): note` links; keep it under 50,000 characters.",
@@ -73,6 +75,7 @@ export const llmsLinksResolve = defineCheck({
   title: "llms.txt links resolve, preferably to Markdown",
   category: "discovery",
   severity: "medium",
+  maturity: "draft",
   profiles: ["content", "docs", "api"],
   remediation:
     "Fix or remove dead links in llms.txt and point same-site links at the .md (or other text) version of each page.",
@@ -123,6 +126,7 @@ export const llmsFull = defineCheck({
   title: "llms-full.txt carries the full text",
   category: "discovery",
   severity: "info",
+  maturity: "draft",
   profiles: ["docs"],
   remediation: "Optionally publish /llms-full.txt with the full Markdown of your docs, served as text.",
   prompt:

@@ -142,6 +142,7 @@ export const wellKnownConsistency = defineCheck({
   title: "Discovery documents agree with each other and point at things that exist",
   category: "api-hygiene",
   severity: "high",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Generate every discovery document from one source of truth so names, versions and base URLs agree, and never advertise a URL that does not answer.",

@@ -32,6 +32,7 @@ export const wellKnownDelivery = defineCheck({
   title: "Discovery documents are served with the right type, CORS and caching",
   category: "api-hygiene",
   severity: "medium",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Serve each discovery document with its registered media type, over HTTPS, with Cache-Control; public JSON also with Access-Control-Allow-Origin: * and an ETag honoured by If-None-Match (304).",

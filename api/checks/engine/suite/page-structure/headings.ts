@@ -20,6 +20,7 @@ export const headings = defineCheck({
   title: "The homepage's headings form an outline: an h1, no skipped levels",
   category: "content",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Give the page one h1 naming it, and nest the rest without skipping a level (h1 → h2 → h3); agents outline a page by its headings.",

@@ -64,6 +64,7 @@ export const imageAlternatives = defineCheck({
   title: "Images on the homepage carry text alternatives agents can read",
   category: "content",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation:
     'Give every meaningful image an alt text that says what it shows or does, mark decoration with alt="", and name <svg role="img"> with a <title> or aria-label: agents cannot see images.',

@@ -9,6 +9,7 @@ export const semanticLandmarks = defineCheck({
   title: "The homepage marks its regions with semantic HTML (one main, header, nav, footer)",
   category: "content",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Wrap the page's own content in one <main>, site navigation in <nav>, and the page header and footer in <header> and <footer>, instead of generic <div>s: agents find the content by these landmarks.",

@@ -28,6 +28,7 @@ export const aiBotPolicy = defineCheck({
   title: "robots.txt states an AI bot policy without contradictions",
   category: "bot-policy",
   severity: "medium",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "State your policy for AI crawlers explicitly (named groups or a wildcard group), and never block user-triggered agents, /llms.txt or /.well-known/ while you publish agent surfaces.",
@@ -82,6 +83,7 @@ export const contentSignals = defineCheck({
   title: "robots.txt declares Content Signals",
   category: "bot-policy",
   severity: "medium",
+  maturity: "draft",
   profiles: ["content"],
   remediation:
     "Add a Content-Signal line (search, ai-input, ai-train, each yes or no) inside a User-agent group of robots.txt.",
@@ -127,6 +129,7 @@ export const webBotAuth = defineCheck({
   title: "Web Bot Auth key directory (if the site runs an agent)",
   category: "bot-policy",
   severity: "info",
+  maturity: "draft",
   profiles: ["agent"],
   remediation:
     "If your agents sign requests, publish their Ed25519 keys at /.well-known/http-message-signatures-directory as a JWKS with the directory media type, kid = JWK thumbprint.",

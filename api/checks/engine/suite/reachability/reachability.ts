@@ -16,6 +16,7 @@ export const homeReachable = defineCheck({
   title: "The homepage answers 200 with HTML",
   category: "reachability",
   severity: "critical",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Serve the homepage with a 2xx status and an HTML body, reached in at most three redirects that stay on the site.",
@@ -48,6 +49,7 @@ export const httpsEnforced = defineCheck({
   title: "HTTPS is used and plain HTTP redirects to it",
   category: "reachability",
   severity: "critical",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Serve the site over HTTPS with a valid certificate and redirect every http:// URL to its https:// twin with a 301 or 308.",
@@ -92,6 +94,7 @@ export const hstsSet = defineCheck({
   title: "Strict-Transport-Security is set for at least six months",
   category: "reachability",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation: "Send `Strict-Transport-Security: max-age=31536000; includeSubDomains` on HTTPS responses.",
   prompt:
@@ -118,6 +121,7 @@ export const noSoft404 = defineCheck({
   title: "Unknown paths answer 404, not a 200 page",
   category: "reachability",
   severity: "high",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Answer 404 for paths that do not exist, including .json, .txt and .md paths; never serve the SPA shell with 200 for them.",
@@ -159,6 +163,7 @@ export const botParity = defineCheck({
   title: "AI crawlers and agents get the same homepage as everyone else",
   category: "reachability",
   severity: "high",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Do not block or challenge AI user agents you want to reach you; serve them the same status and content as a browser.",
@@ -202,6 +207,7 @@ export const securityHeaders = defineCheck({
   title: "Basic security headers are sent",
   category: "reachability",
   severity: "low",
+  maturity: "standard",
   profiles: "all",
   remediation:
     "Send X-Content-Type-Options: nosniff, frame protection (CSP frame-ancestors or X-Frame-Options), a Referrer-Policy and a Content-Security-Policy.",
@@ -231,6 +237,7 @@ export const noAiOptOut = defineCheck({
   title: "The homepage does not opt out of indexing or AI use",
   category: "reachability",
   severity: "medium",
+  maturity: "draft",
   profiles: "all",
   remediation: "Remove noindex/noai/noimageai from meta robots and X-Robots-Tag on pages you want agents to use.",
   prompt:

@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { type CheckContext, defineCheck, notApplicable } from "../../check-types.ts";
+import { ACCEPT_JSON, fetchJsonDocument, pathUrl } from "../../documents/document.ts";
+import { findOpenApi } from "../../documents/openapi.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
+import { describeIssues, isRecord, parseJson } from "../../parse/json.ts";
+import { describeAnswer } from "../../parse/media-type.ts";
+import { Verdict } from "../../verdict.ts";
+
+const SPECS = "https://github.com/x402-foundation/x402/tree/main/specs";
+const V2 = "x402 transports-v2/http.md";
+const V1 = "x402 transports-v1/http.md";
+
+/** x402-specification-v2.md §5.1: CAIP-2 network ids such as `eip155:8453`. */
+const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/;
+const ATOMIC = /^\d+$/;
+
+const PaymentRequiredV2Schema = z.object({
+  x402Version: z.literal(2),
+  resource: z.object({ url: z.string().min(1) }),
+  accepts: z
+    .array(
+      z.object({
+        scheme: z.string().min(1),
+        network: z.string().regex(CAIP2, "must be a CAIP-2 network id, e.g. eip155:8453"),
+        amount: z.string().regex(ATOMIC, "must be an amount in atomic units, as a string"),
+        asset: z.string().min(1),
+        payTo: z.string().min(1),
+        maxTimeoutSeconds: z.number().int().positive(),
+      }),
+    )
+    .min(1),
+});
+
+const PaymentRequirementsV1Schema = z.object({
+  x402Version: z.literal(1),
+  accepts: z
+    .array(
+      z.object({
+        scheme: z.string().min(1),
+        network: z.string().min(1),
+        maxAmountRequired: z.string().regex(ATOMIC, "must be an amount in atomic units, as a string"),
+        asset: z.string().min(1),
+        payTo: z.string().min(1),
+        resource: z.string().min(1),
+        description: z.string(),
+        maxTimeoutSeconds: z.number().int().positive(),
+      }),
+    )
+    .min(1),
+});
+
+interface PaidEndpoint {
+  url: URL;
+  method: "GET" | "POST";
+  source: string;
+}
+
+/** `resources` of the x402 discovery document (x402scan's `/.well-known/x402`): URL strings or `{url, method}`. */
+function discoveryResources(value: unknown, base: string): PaidEndpoint[] {
+  const resources = isRecord(value) && Array.isArray(value.resources) ? value.resources : [];
+  return resources.flatMap((resource) => {
+    const raw = isRecord(resource) ? resource.url : resource;
+    const method = isRecord(resource) && String(resource.method).toUpperCase() === "POST" ? "POST" : "GET";
+    return typeof raw === "string" && !raw.includes("{") && URL.canParse(raw, base)
+      ? [{ url: new URL(raw, base), method, source: "/.well-known/x402" } as const]
+      : [];
+  });
+}
+
+/** OpenAPI operations that document a 402 answer: the description's own word that they are paid. */
+function openApiPaidOperations(spec: Record<string, unknown> | null, base: string): PaidEndpoint[] {
+  const paths = spec !== null && isRecord(spec.paths) ? spec.paths : {};
+  return Object.entries(paths).flatMap(([path, item]) => {
+    if (!isRecord(item) || path.includes("{")) return [];
+    return (["get", "post"] as const).flatMap((method) => {
+      const operation = item[method];
+      const responses = isRecord(operation) && isRecord(operation.responses) ? operation.responses : {};
+      return "402" in responses
+        ? [{ url: new URL(path.replace(/^\/?/, "/"), base), method: method === "get" ? "GET" : "POST", source: "the OpenAPI description" } as const]
+        : [];
+    });
+  });
+}
+
+async function advertisedEndpoints(context: CheckContext): Promise<PaidEndpoint[]> {
+  const discovery = await fetchJsonDocument(context, pathUrl(context, "/.well-known/x402"), ACCEPT_JSON);
+  const fromDiscovery = discovery.json?.ok === true ? discoveryResources(discovery.json.value, discovery.response.url) : [];
+  let fromOpenApi: PaidEndpoint[] = [];
+  try {
+    fromOpenApi = openApiPaidOperations((await findOpenApi(context)).spec, context.target.root.href);
+  } catch (error) {
+    if (!(error instanceof ScanFetchError)) throw error;
+  }
+  return [...fromDiscovery, ...fromOpenApi].filter((endpoint) => endpoint.url.origin === context.target.origin);
+}
+
+/** The payment requirement of a 402: v2 in the `PAYMENT-REQUIRED` header (base64 JSON), v1 in the JSON body. */
+export function judgePaymentRequired(response: ScanResponse, verdict: Verdict): string {
+  const header = response.headers["payment-required"];
+  if (header !== undefined) {
+    const decoded = parseJson(Buffer.from(header, "base64").toString("utf8"));
+    if (!decoded.ok) {
+      verdict.must(`${V2} (Payment Required Signaling)`, "PAYMENT-REQUIRED is not base64 JSON");
+      return "";
+    }
+    const parsed = PaymentRequiredV2Schema.safeParse(decoded.value);
+    if (!parsed.success)
+      verdict.must(`x402-specification-v2.md §5.1`, `the PaymentRequired header is not valid: ${describeIssues(parsed.error)}`);
+    return "v2 (PAYMENT-REQUIRED header)";
+  }
+  const body = parseJson(response.text);
+  const value = body.ok ? body.value : null;
+  const version = isRecord(value) ? value.x402Version : undefined;
+  if (version === 1) {
+    const parsed = PaymentRequirementsV1Schema.safeParse(value);
+    if (!parsed.success)
+      verdict.must(`x402-specification-v1.md §5.1`, `the payment requirements are not valid: ${describeIssues(parsed.error)}`);
+    return "v1 (JSON body)";
+  }
+  if (version === 2)
+    verdict.must(`${V2} (Payment Required Signaling)`, "an x402 v2 requirement belongs in the PAYMENT-REQUIRED header, not only the body");
+  else
+    verdict.must(
+      `${V2}; ${V1}`,
+      "the 402 carries no payment requirement: no PAYMENT-REQUIRED header (v2) and no JSON body with x402Version 1",
+    );
+  return "";
+}
+
+export const x402Payments = defineCheck({
+  id: "commerce.x402",
+  title: "Paid endpoints answer 402 with a well-formed x402 payment requirement",
+  requests:
+    "`GET /.well-known/x402`; the OpenAPI description; the first advertised paid endpoint on the site, without payment",
+  passes:
+    "an endpoint advertised as paid (x402 discovery `resources`, or an OpenAPI operation with a `402` response) answers `402` with a `PAYMENT-REQUIRED` header of base64 JSON (`x402Version` 2, `resource`, `accepts[]` with `scheme`, CAIP-2 `network`, `amount`, `asset`, `payTo`, `maxTimeoutSeconds`) or a v1 JSON body (`x402Version` 1, `accepts[]`); no advertised paid endpoint is `n/a`",
+  category: "commerce",
+  severity: "medium",
+  maturity: "standard",
+  profiles: ["api", "commerce"],
+  remediation:
+    "Answer an unpaid request to a paid endpoint with 402 and a PAYMENT-REQUIRED header holding the base64 JSON PaymentRequired object (x402Version 2, resource, accepts[] with scheme, CAIP-2 network, amount, asset, payTo, maxTimeoutSeconds).",
+  prompt:
+    'For every endpoint we sell per call, answer requests without PAYMENT-SIGNATURE with HTTP 402 and the header PAYMENT-REQUIRED: base64(JSON {"x402Version":2,"resource":{"url":"<endpoint>"},"accepts":[{"scheme":"exact","network":"eip155:8453","amount":"<atomic units>","asset":"<token address>","payTo":"<our address>","maxTimeoutSeconds":60}]}), as x402 specs/transports-v2/http.md shows.',
+  specUrls: [`${SPECS}/transports-v2/http.md`, `${SPECS}/transports-v1/http.md`, `${SPECS}/x402-specification-v2.md`],
+  async run(context) {
+    const endpoint = (await advertisedEndpoints(context))[0];
+    if (endpoint === undefined) return notApplicable("no endpoint on the site is advertised as paid (x402 is optional)");
+    const response = await context.trail.request({
+      method: endpoint.method,
+      url: endpoint.url,
+      headers: { accept: "application/json", ...(endpoint.method === "POST" ? { "content-type": "application/json" } : {}) },
+      ...(endpoint.method === "POST" ? { body: "{}" } : {}),
+      exact: true,
+    });
+    const verdict = new Verdict();
+    const where = `${endpoint.method} ${endpoint.url.pathname} (from ${endpoint.source})`;
+    if (response.status === 402) {
+      const kind = judgePaymentRequired(response, verdict);
+      return verdict.outcome(`${where} answers 402 with an x402 ${kind} requirement`);
+    }
+    if (response.status >= 200 && response.status < 300)
+      verdict.should(`${V2} (Payment Required Signaling)`, `${where} answers ${response.status} without payment though it is advertised as paid`);
+    else verdict.must(`${V2} (Payment Required Signaling)`, `${where} answers ${describeAnswer(response)}, not 402`);
+    return verdict.outcome("");
+  },
+});
