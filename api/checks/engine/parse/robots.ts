@@ -10,6 +10,8 @@ export interface RobotsGroup {
   rules: RobotsRule[];
   /** `Content-Signal:` values inside this group (contentsignals.org). */
   contentSignals: string[];
+  /** `Content-Usage:` rule values inside this group, an optional path then the preferences (draft-ietf-aipref-attach §3). */
+  contentUsage: string[];
 }
 
 export interface Robots {
@@ -17,6 +19,8 @@ export interface Robots {
   sitemaps: string[];
   /** `Content-Signal:` lines that appear before any group. */
   orphanContentSignals: string[];
+  /** `Content-Usage:` lines before any group, which no crawler applies (they are rules of a group). */
+  orphanContentUsage: string[];
   /** Lines a crawler skips, each with its 1-based number, its text and why (RFC 9309 §2.2). */
   badLines: RobotsBadLine[];
 }
@@ -49,7 +53,7 @@ function editDistance(left: string, right: string): number {
 }
 
 export function parseRobots(text: string): Robots {
-  const robots: Robots = { groups: [], sitemaps: [], orphanContentSignals: [], badLines: [] };
+  const robots: Robots = { groups: [], sitemaps: [], orphanContentSignals: [], orphanContentUsage: [], badLines: [] };
   let group: RobotsGroup | null = null;
   let previousWasAgent = false;
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
@@ -73,7 +77,7 @@ export function parseRobots(text: string): Robots {
     }
     if (key === "user-agent") {
       if (group === null || !previousWasAgent) {
-        group = { agents: [], rules: [], contentSignals: [] };
+        group = { agents: [], rules: [], contentSignals: [], contentUsage: [] };
         robots.groups.push(group);
       }
       if (value === "") bad("a User-agent line without a product token");
@@ -85,6 +89,7 @@ export function parseRobots(text: string): Robots {
     if (key === "sitemap") robots.sitemaps.push(value);
     else if (key === "content-signal")
       (group === null ? robots.orphanContentSignals : group.contentSignals).push(value);
+    else if (key === "content-usage") (group === null ? robots.orphanContentUsage : group.contentUsage).push(value);
     else if (key === "allow" || key === "disallow") {
       if (group === null) bad("a rule before any User-agent line, which no crawler reads");
       else if (value !== "" && !value.startsWith("/") && !value.startsWith("*"))

@@ -24,6 +24,7 @@ import { wellKnownConsistency } from "./discovery/well-known-consistency.ts";
 import { headings } from "./page-structure/headings.ts";
 import { imageAlternatives } from "./page-structure/images.ts";
 import { semanticLandmarks } from "./page-structure/landmarks.ts";
+import { contentUsage } from "./policy/aipref.ts";
 import { botPolicyChecks } from "./policy/bot-policy.ts";
 import { reachabilityChecks } from "./reachability/reachability.ts";
 
@@ -51,6 +52,7 @@ export const CHECK_SUITE: readonly CheckDefinition[] = Object.freeze([
   headings,
   imageAlternatives,
   ...botPolicyChecks,
+  contentUsage,
   ...openApiChecks,
   ...mcpChecks,
   mcpRegistry,
