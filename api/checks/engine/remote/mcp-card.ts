@@ -14,7 +14,8 @@ export const MCP_CARD_SCHEMA_URLS = [
 ] as const;
 
 /** server.json schemas before 2025-12-11 (2025-07-09 to 2025-10-17): readable, but an outdated shape. */
-const OLDER_SERVER_JSON = /^https:\/\/static\.modelcontextprotocol\.io\/schemas\/2025-(0[7-9]|10)-\d\d\/server\.schema\.json$/;
+const OLDER_SERVER_JSON =
+  /^https:\/\/static\.modelcontextprotocol\.io\/schemas\/2025-(0[7-9]|10)-\d\d\/server\.schema\.json$/;
 
 const VERSION_RANGE = /[\^~<>=*|\s]|(^|\.)x(\.|$)|latest/i;
 

@@ -8,7 +8,7 @@ import {
   pass,
   warn,
 } from "../../check-types.ts";
-import { readWebMcp, type WebMcpReading } from "../../documents/webmcp.ts";
+import { type DeclarativeTool, readWebMcp, type WebMcpReading } from "../../documents/webmcp.ts";
 import { describeForm, type FormControl } from "../../parse/html-structure.ts";
 
 const WEBMCP_SPEC = "https://webmachinelearning.github.io/webmcp/";
@@ -76,6 +76,30 @@ function isDescribed(control: FormControl): boolean {
   );
 }
 
+/** Words that make a form move money or destroy something, in its tool name, description or action. */
+const PAYMENT_WORDS = /\b(pay|payment|checkout|purchase|buy|order|donate|subscribe|transfer)\b/i;
+const DESTRUCTIVE_WORDS =
+  /\b(delete|remove|destroy|erase|cancel|unsubscribe|revoke|deactivate|terminate|close account)\b/i;
+const PAYMENT_FIELD = /^cc-|card|cvc|cvv|iban|payment/i;
+
+/**
+ * Why submitting this form unreviewed could hurt the user: it pays (card fields, or says so) or destroys something.
+ * `toolautosubmit` lets the agent submit without the user checking the form (declarative API explainer).
+ */
+export function autosubmitRisk(tool: DeclarativeTool): "payment" | "destructive" | null {
+  const words = [tool.name, tool.description, tool.form.attributes.action]
+    .filter(Boolean)
+    .join(" ")
+    .replace(/[_-]/g, " ");
+  const cardField = tool.form.controls.some((control) =>
+    [control.attributes.autocomplete, control.attributes.name, control.attributes.id].some((value) =>
+      PAYMENT_FIELD.test(value ?? ""),
+    ),
+  );
+  if (cardField || PAYMENT_WORDS.test(words)) return "payment";
+  return DESTRUCTIVE_WORDS.test(words) ? "destructive" : null;
+}
+
 interface Findings {
   problems: string[];
   cautions: string[];
@@ -92,6 +116,11 @@ function judgeDeclarative(reading: WebMcpReading, findings: Findings): void {
     else if (!TOOL_NAME.test(tool.name ?? ""))
       findings.cautions.push(
         `${tool.label}: a tool name must be 1-128 ASCII letters, digits, "_", "-" or "." (WebMCP tool definition)`,
+      );
+    const risk = "toolautosubmit" in tool.form.attributes ? autosubmitRisk(tool) : null;
+    if (risk !== null)
+      findings.cautions.push(
+        `${tool.label} has toolautosubmit on a ${risk} form, so an agent submits it without the user checking it`,
       );
     tool.form.controls.forEach((control, index) => {
       const field = `${tool.label} field ${index + 1} (${control.type})`;
@@ -141,13 +170,13 @@ export const webMcpValid = defineCheck({
   maturity: "draft",
   profiles: WEBMCP_PROFILES,
   remediation:
-    "Give every annotated form both toolname and tooldescription, a name and a label or toolparamdescription on every field; keep tool names to 1-128 letters, digits, _ - . and unique; serve the page over HTTPS.",
+    "Give every annotated form both toolname and tooldescription, a name and a label or toolparamdescription on every field; keep tool names to 1-128 letters, digits, _ - . and unique; leave toolautosubmit off forms that pay or delete; serve the page over HTTPS.",
   prompt:
     "Fix our WebMCP declarations: every <form toolname> also needs tooldescription, every field inside it a name attribute and a <label> or toolparamdescription; tool names must match /^[A-Za-z0-9_.-]{1,128}$/ and be unique across forms and registerTool() calls.",
   specUrls: [WEBMCP_SPEC, DECLARATIVE_EXPLAINER, LIGHTHOUSE_AGENTIC],
   requests: "nothing beyond `webmcp.tools`",
   passes:
-    "annotated forms have both `toolname` and `tooldescription` and name their required fields; `registerTool` names are 1-128 of `A-Za-z0-9_.-`, unique and described; the page is HTTPS (else `fail`, as Lighthouse's errors); unnamed optional or undescribed fields `warn`",
+    "annotated forms have both `toolname` and `tooldescription` and name their required fields; `registerTool` names are 1-128 of `A-Za-z0-9_.-`, unique and described; the page is HTTPS (else `fail`, as Lighthouse's errors); unnamed optional or undescribed fields, and `toolautosubmit` on a payment or destructive form, `warn`",
   async run(context) {
     const reading = await readWebMcp(context);
     if (toolCount(reading) === 0) return notApplicable("no WebMCP tools declared, so there is nothing to validate");

@@ -20,7 +20,8 @@ export function proofProblem(text: string): string | null {
   const size = KEY_BYTES[algorithm];
   if (size === undefined) return `k=${algorithm} is not an algorithm the registry accepts (ed25519 or ecdsap384)`;
   const bytes = Buffer.from(key, "base64");
-  if (bytes.length !== size) return `p= decodes to ${bytes.length} bytes, not the ${size} of an ${algorithm} public key`;
+  if (bytes.length !== size)
+    return `p= decodes to ${bytes.length} bytes, not the ${size} of an ${algorithm} public key`;
   if (algorithm === "ecdsap384" && bytes[0] !== 0x02 && bytes[0] !== 0x03)
     return "p= is not a compressed P-384 point (it must start with 0x02 or 0x03)";
   return null;

@@ -7,7 +7,8 @@ import { describeIssues, isRecord, parseJson } from "../../parse/json.ts";
 import { describeAnswer } from "../../parse/media-type.ts";
 import { Verdict } from "../../verdict.ts";
 
-const DISCOVERY_RFC = "https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/blob/main/rfcs/rfc.discovery.md";
+const DISCOVERY_RFC =
+  "https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/blob/main/rfcs/rfc.discovery.md";
 const CHECKOUT_RFC =
   "https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/blob/main/rfcs/rfc.agentic_checkout.md";
 const RFC = "ACP rfc.discovery.md";
@@ -111,17 +112,24 @@ export const acpDiscovery = defineCheck({
     const verdict = new Verdict();
     if (acp.state !== "found" || acp.json === null || !acp.json.ok)
       return verdict
-        .must(`${RFC} §4.1`, acp.json?.ok === false ? `acp.json is not JSON: ${acp.json.error}` : describeState(acp, "acp.json"))
+        .must(
+          `${RFC} §4.1`,
+          acp.json?.ok === false ? `acp.json is not JSON: ${acp.json.error}` : describeState(acp, "acp.json"),
+        )
         .outcome("");
     const parsed = DiscoverySchema.safeParse(acp.json.value);
-    if (!parsed.success) verdict.must(`${RFC} §4.2, §10`, `acp.json is not a DiscoveryResponse: ${describeIssues(parsed.error)}`);
+    if (!parsed.success)
+      verdict.must(`${RFC} §4.2, §10`, `acp.json is not a DiscoveryResponse: ${describeIssues(parsed.error)}`);
     const merchant = merchantMembers(acp.json.value);
     if (merchant.length > 0)
       verdict.must(`${RFC} §7.1, §7.4`, `the public document carries merchant identifiers: ${merchant.join(", ")}`);
     const cacheControl = acp.response.headers["cache-control"] ?? "";
     const age = maxAge(cacheControl);
     if (!/\bpublic\b/i.test(cacheControl) || age === null || age < 3600)
-      verdict.should(`${RFC} §4.1 (Caching)`, `Cache-Control is "${cacheControl || "absent"}", not public with max-age ≥ 3600`);
+      verdict.should(
+        `${RFC} §4.1 (Caching)`,
+        `Cache-Control is "${cacheControl || "absent"}", not public with max-age ≥ 3600`,
+      );
     const probed = parsed.success ? await probeCheckout(context, parsed.data.api_base_url, verdict) : "";
     const versions = parsed.success ? parsed.data.protocol.supported_versions.join(", ") : "";
     return verdict.outcome(`ACP ${versions}; ${probed}`);

@@ -78,7 +78,13 @@ function openApiPaidOperations(spec: Record<string, unknown> | null, base: strin
       const operation = item[method];
       const responses = isRecord(operation) && isRecord(operation.responses) ? operation.responses : {};
       return "402" in responses
-        ? [{ url: new URL(path.replace(/^\/?/, "/"), base), method: method === "get" ? "GET" : "POST", source: "the OpenAPI description" } as const]
+        ? [
+            {
+              url: new URL(path.replace(/^\/?/, "/"), base),
+              method: method === "get" ? "GET" : "POST",
+              source: "the OpenAPI description",
+            } as const,
+          ]
         : [];
     });
   });
@@ -86,7 +92,8 @@ function openApiPaidOperations(spec: Record<string, unknown> | null, base: strin
 
 async function advertisedEndpoints(context: CheckContext): Promise<PaidEndpoint[]> {
   const discovery = await fetchJsonDocument(context, pathUrl(context, "/.well-known/x402"), ACCEPT_JSON);
-  const fromDiscovery = discovery.json?.ok === true ? discoveryResources(discovery.json.value, discovery.response.url) : [];
+  const fromDiscovery =
+    discovery.json?.ok === true ? discoveryResources(discovery.json.value, discovery.response.url) : [];
   let fromOpenApi: PaidEndpoint[] = [];
   try {
     fromOpenApi = openApiPaidOperations((await findOpenApi(context)).spec, context.target.root.href);
@@ -107,7 +114,10 @@ export function judgePaymentRequired(response: ScanResponse, verdict: Verdict): 
     }
     const parsed = PaymentRequiredV2Schema.safeParse(decoded.value);
     if (!parsed.success)
-      verdict.must(`x402-specification-v2.md §5.1`, `the PaymentRequired header is not valid: ${describeIssues(parsed.error)}`);
+      verdict.must(
+        `x402-specification-v2.md §5.1`,
+        `the PaymentRequired header is not valid: ${describeIssues(parsed.error)}`,
+      );
     return "v2 (PAYMENT-REQUIRED header)";
   }
   const body = parseJson(response.text);
@@ -116,11 +126,17 @@ export function judgePaymentRequired(response: ScanResponse, verdict: Verdict): 
   if (version === 1) {
     const parsed = PaymentRequirementsV1Schema.safeParse(value);
     if (!parsed.success)
-      verdict.must(`x402-specification-v1.md §5.1`, `the payment requirements are not valid: ${describeIssues(parsed.error)}`);
+      verdict.must(
+        `x402-specification-v1.md §5.1`,
+        `the payment requirements are not valid: ${describeIssues(parsed.error)}`,
+      );
     return "v1 (JSON body)";
   }
   if (version === 2)
-    verdict.must(`${V2} (Payment Required Signaling)`, "an x402 v2 requirement belongs in the PAYMENT-REQUIRED header, not only the body");
+    verdict.must(
+      `${V2} (Payment Required Signaling)`,
+      "an x402 v2 requirement belongs in the PAYMENT-REQUIRED header, not only the body",
+    );
   else
     verdict.must(
       `${V2}; ${V1}`,
@@ -147,11 +163,15 @@ export const x402Payments = defineCheck({
   specUrls: [`${SPECS}/transports-v2/http.md`, `${SPECS}/transports-v1/http.md`, `${SPECS}/x402-specification-v2.md`],
   async run(context) {
     const endpoint = (await advertisedEndpoints(context))[0];
-    if (endpoint === undefined) return notApplicable("no endpoint on the site is advertised as paid (x402 is optional)");
+    if (endpoint === undefined)
+      return notApplicable("no endpoint on the site is advertised as paid (x402 is optional)");
     const response = await context.trail.request({
       method: endpoint.method,
       url: endpoint.url,
-      headers: { accept: "application/json", ...(endpoint.method === "POST" ? { "content-type": "application/json" } : {}) },
+      headers: {
+        accept: "application/json",
+        ...(endpoint.method === "POST" ? { "content-type": "application/json" } : {}),
+      },
       ...(endpoint.method === "POST" ? { body: "{}" } : {}),
       exact: true,
     });
@@ -162,7 +182,10 @@ export const x402Payments = defineCheck({
       return verdict.outcome(`${where} answers 402 with an x402 ${kind} requirement`);
     }
     if (response.status >= 200 && response.status < 300)
-      verdict.should(`${V2} (Payment Required Signaling)`, `${where} answers ${response.status} without payment though it is advertised as paid`);
+      verdict.should(
+        `${V2} (Payment Required Signaling)`,
+        `${where} answers ${response.status} without payment though it is advertised as paid`,
+      );
     else verdict.must(`${V2} (Payment Required Signaling)`, `${where} answers ${describeAnswer(response)}, not 402`);
     return verdict.outcome("");
   },

@@ -114,9 +114,15 @@ export const contentUsage = defineCheck({
         verdict.must(`${ATTACH} §2 (a Structured Fields dictionary)`, `${source} "${value}" does not parse`);
       else statements.push(statement);
       if (unknown.length > 0)
-        verdict.should(`${VOCAB} (Processing Algorithm)`, `${source} ${unknown.join(", ")}: only the tokens y and n state a preference`);
+        verdict.should(
+          `${VOCAB} (Processing Algorithm)`,
+          `${source} ${unknown.join(", ")}: only the tokens y and n state a preference`,
+        );
       if (ignored.length > 0)
-        verdict.hint(`${VOCAB} (Syntax Extensions: unknown labels MUST be ignored)`, `${source}: ${ignored.join(", ")} is not in the vocabulary and is ignored`);
+        verdict.hint(
+          `${VOCAB} (Syntax Extensions: unknown labels MUST be ignored)`,
+          `${source}: ${ignored.join(", ")} is not in the vocabulary and is ignored`,
+        );
     };
     for (const rule of robotsRules) {
       const { path, preferences } = splitRule(rule);
@@ -127,7 +133,10 @@ export const contentUsage = defineCheck({
         verdict.must(`${ATTACH} §3.2`, `${source} "${preferences}" does not parse`);
     }
     if ((robots?.orphanContentUsage.length ?? 0) > 0)
-      verdict.should(`${ATTACH} §3`, "a Content-Usage line comes before any User-agent line, so it belongs to no group");
+      verdict.should(
+        `${ATTACH} §3`,
+        "a Content-Usage line comes before any User-agent line, so it belongs to no group",
+      );
     if (header !== undefined) read(header, "the Content-Usage header of /");
     const signals = readSignals(
       robots === null ? [] : [...wildcard.flatMap((group) => group.contentSignals), ...robots.orphanContentSignals],
