@@ -6,6 +6,7 @@ import { dnsAid } from "./agent-interfaces/dns-aid.ts";
 import { webMcpChecks } from "./agent-interfaces/webmcp.ts";
 import { apiHygieneChecks } from "./api/api-hygiene.ts";
 import { schemaChecks } from "./api/schemas.ts";
+import { a2aCard } from "./capabilities/a2a.ts";
 import { authChecks } from "./capabilities/auth.ts";
 import { mcpChecks } from "./capabilities/mcp.ts";
 import { mcpRegistry } from "./capabilities/mcp-registry.ts";
@@ -55,6 +56,7 @@ export const CHECK_SUITE: readonly CheckDefinition[] = Object.freeze([
   contentUsage,
   ...openApiChecks,
   ...mcpChecks,
+  a2aCard,
   mcpRegistry,
   ...skillsChecks,
   ...webMcpChecks,

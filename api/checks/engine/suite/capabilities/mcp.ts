@@ -8,13 +8,10 @@ import {
   pass,
   warn,
 } from "../../check-types.ts";
-import { loadA2aCard } from "../../documents/agent-docs.ts";
-import { absence, describeState } from "../../documents/document.ts";
+import { describeState } from "../../documents/document.ts";
 import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards, probeMcpCards } from "../../documents/mcp.ts";
 import { probeMcpEndpoint } from "../../mcp-probe.ts";
-import { describeIssues, isRecord } from "../../parse/json.ts";
-import { isJsonMediaType, mediaTypeOf } from "../../parse/media-type.ts";
-import { A2aCardLegacySchema, A2aCardV1Schema, SECRET_MEMBER_PATTERN } from "../../remote/a2a-card.ts";
+import { describeIssues } from "../../parse/json.ts";
 import { cardEndpoints, cardIdentity, McpCardV1Schema } from "../../remote/mcp-card.ts";
 import { Verdict } from "../../verdict.ts";
 
@@ -152,56 +149,4 @@ export const mcpLive = defineCheck({
   },
 });
 
-function secretMembers(value: unknown, path = ""): string[] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => secretMembers(item, `${path}[${index}]`));
-  if (!isRecord(value)) return [];
-  return Object.entries(value).flatMap(([key, member]) =>
-    SECRET_MEMBER_PATTERN.test(key) && typeof member === "string" && member !== ""
-      ? [`${path}${path === "" ? "" : "."}${key}`]
-      : secretMembers(member, `${path}${path === "" ? "" : "."}${key}`),
-  );
-}
-
-export const a2aCard = defineCheck({
-  id: "a2a.card",
-  requests: "`/.well-known/agent-card.json`, then `agent.json`",
-  passes: "the fields its version requires, `https` interfaces, no secrets; a v0.x card is `warn` (outdated)",
-  title: "The A2A agent card (if published) is valid",
-  category: "capabilities",
-  severity: "medium",
-  maturity: "standard",
-  profiles: ["agent"],
-  remediation:
-    "Only publish /.well-known/agent-card.json if an A2A endpoint exists; use the v1.0 fields (supportedInterfaces with https URLs, capabilities, input/output modes, skills) and no secrets.",
-  prompt:
-    'Update our /.well-known/agent-card.json to A2A v1.0: name, description, version, supportedInterfaces[{url: https…, protocolBinding: "JSONRPC", protocolVersion: "1.0"}], capabilities, defaultInputModes, defaultOutputModes, skills[{id,name,description,tags}]; remove top-level url/preferredTransport and any credentials.',
-  specUrls: ["https://a2a-protocol.org/latest/topics/agent-discovery/"],
-  async run(context) {
-    const document = await loadA2aCard(context);
-    const absent = absence(document, "A2A agent card (only needed if the site runs an A2A agent)");
-    if (absent !== null) return notApplicable(absent);
-    if (document.state !== "found" || document.json === null) return fail(describeState(document, "the agent card"));
-    if (!document.json.ok) return fail(`the agent card is not JSON: ${document.json.error}`);
-    const secrets = secretMembers(document.json.value);
-    if (secrets.length > 0) return fail(`the public card carries credentials: ${secrets.join(", ")}`);
-    const cautions: string[] = [];
-    if (!isJsonMediaType(mediaTypeOf(document.response)))
-      cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}`);
-    const v1 = A2aCardV1Schema.safeParse(document.json.value);
-    if (v1.success) {
-      const insecure = v1.data.supportedInterfaces.filter(
-        (entry) => !URL.canParse(entry.url) || !isSecureOrLocal(context, new URL(entry.url)),
-      );
-      if (insecure.length > 0)
-        return fail(`interface URL(s) are not absolute https: ${insecure.map((entry) => entry.url).join(", ")}`);
-      return cautions.length > 0
-        ? warn(listProblems(cautions))
-        : pass(`A2A v1.0 card "${v1.data.name}" with ${v1.data.skills.length} skill(s)`);
-    }
-    if (A2aCardLegacySchema.safeParse(document.json.value).success)
-      return warn("outdated shape: an A2A v0.x card (top-level url); v1.0 uses supportedInterfaces");
-    return fail(`the agent card is not valid A2A: ${describeIssues(v1.error)}`);
-  },
-});
-
-export const mcpChecks = [mcpCard, mcpLive, a2aCard];
+export const mcpChecks = [mcpCard, mcpLive];
