@@ -63,11 +63,15 @@ export const mcpRegistry = defineCheck({
       fetchDocument(context, pathUrl(context, "/.well-known/mcp-registry-auth"), "text/plain"),
       loadMcpCards(context),
     ]);
-    const card = foundCards(cards).find((found) => found.shape !== "invalid");
-    const name = card === undefined ? null : cardIdentity(card.card).name;
+    // Only a current card's name is a registry name; a legacy card's is judged (as outdated) by mcp.card alone.
+    const card = foundCards(cards).find((found) => found.shape === "v1");
+    const host = context.target.root.hostname.replace(/^\[|\]$/g, "");
+    const name = card === undefined || isIP(host) !== 0 ? null : cardIdentity(card.card).name;
     const proofAbsent = absence(proof, "MCP registry proof");
     if (proofAbsent !== null && name === null)
-      return notApplicable(`${proofAbsent}, and no server card names the server (see mcp.card)`);
+      return notApplicable(
+        `${proofAbsent}, and ${isIP(host) !== 0 ? "an IP address has no namespace to match a card's name with" : "no current server card names the server (see mcp.card)"}`,
+      );
     const verdict = new Verdict();
     if (proofAbsent === null) {
       const { response } = proof;
@@ -82,15 +86,11 @@ export const mcpRegistry = defineCheck({
         if (problem !== null) verdict.must(`${REGISTRY_HTTP_AUTH}/common.go`, problem);
       }
     }
-    const host = context.target.root.hostname.replace(/^\[|\]$/g, "");
+    // A current card's name always has a namespace (McpCardV1Schema), so its domain is there to compare.
     const domain = name === null ? null : namespaceDomain(name);
-    if (name !== null && domain === null)
-      verdict.must(`${AUTHENTICATION} (name format)`, `the card's name "${name}" has no namespace/ part`);
-    else if (name !== null && domain !== null) {
+    if (name !== null && domain !== null) {
       if (name.startsWith("io.github."))
         verdict.hint(AUTHENTICATION, `"${name}" is a GitHub namespace, proven by a GitHub login, not by this domain`);
-      else if (isIP(host) !== 0)
-        verdict.hint(AUTHENTICATION, `the site is addressed by an IP address, so no namespace can be matched`);
       else if (!namespaceFits(domain, host))
         verdict.must(
           `${AUTHENTICATION} (domain-based names MUST be the reverse-DNS form of the domain)`,
@@ -98,6 +98,10 @@ export const mcpRegistry = defineCheck({
         );
     }
     const proofNote = proofAbsent === null ? "a well-formed registry proof" : "no HTTP proof (DNS may prove it)";
-    return verdict.outcome(`${name === null ? "no named card" : `"${name}" fits ${host}`}; ${proofNote}`);
+    const named =
+      name === null
+        ? "no current card to match"
+        : `"${name}" ${name.startsWith("io.github.") ? "is a GitHub namespace" : `fits ${host}`}`;
+    return verdict.outcome(`${named}; ${proofNote}`);
   },
 });
