@@ -1,9 +1,9 @@
+import type { ScanResponse } from "../fetch/fetcher.ts";
 import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
-import { htmlAnchors, htmlLinks } from "../parse/html.ts";
-import { parseLinkHeader } from "../parse/link-header.ts";
-import { isMarkdownMediaType } from "../parse/media-type.ts";
-import type { DocumentContext } from "./document.ts";
-import { loadHome, loadLlmsTxt, loadRobots, loadSitemap } from "./site.ts";
+import { htmlAnchors } from "../parse/html.ts";
+import { isMarkdownMediaType, isSuccess } from "../parse/media-type.ts";
+import { ACCEPT_HTML, type DocumentContext } from "./document.ts";
+import { loadHome, loadLlmsTxt, loadRobots, loadSitemap, pageLinks } from "./site.ts";
 
 const NON_PAGE_PATH = /\.(md|mdx|txt|json|xml|ya?ml|gz|pdf|png|jpe?g|svg|webp|ico|css|js)$/i;
 
@@ -37,11 +37,28 @@ export async function samplePage(context: DocumentContext): Promise<string | nul
   return anchor === undefined ? null : new URL(anchor).href.replace(/#.*$/, "");
 }
 
-/** The Markdown twin a page advertises (Link header or `<link rel="alternate" type="text/markdown">`). */
+/** The Markdown twin a page advertises (`rel="alternate" type="text/markdown"`, llms.txt v2), or null. */
+export function advertisedTwin(response: ScanResponse): string | null {
+  return (
+    pageLinks(response).find((link) => link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? ""))?.href ??
+    null
+  );
+}
+
+/** A sampled page's HTML answer, or null when it does not answer 2xx or at all (the link checks judge that). */
+export async function loadPageHtml(context: DocumentContext, page: string): Promise<ScanResponse | null> {
+  try {
+    const response = await context.trail.get(page, { accept: ACCEPT_HTML });
+    return isSuccess(response) ? response : null;
+  } catch (error) {
+    if (error instanceof ScanFetchError) return null;
+    throw error;
+  }
+}
+
+/** The Markdown twin the homepage advertises (Link header or `<link rel="alternate" type="text/markdown">`). */
 export async function advertisedHomeTwin(context: DocumentContext): Promise<string | null> {
-  const { response } = await loadHome(context);
-  const links = [...parseLinkHeader(response.headers.link, response.url), ...htmlLinks(response.text, response.url)];
-  return links.find((link) => link.rels.includes("alternate") && isMarkdownMediaType(link.type ?? ""))?.href ?? null;
+  return advertisedTwin((await loadHome(context)).response);
 }
 
 /** A same-site `.md` page that llms.txt lists: the site's own word for where a page's Markdown lives. */
@@ -60,13 +77,23 @@ export async function listedTwin(context: DocumentContext, except: string | null
   }
 }
 
-/** `<page>.md`, and `/index.md` for the root (llmstxt.org companion convention). */
-export function twinUrl(page: string): string {
+/**
+ * Where a page's Markdown twin may be, most likely first. llms.txt v2 (nbs/index.qmd, Proposal) allows both `.md`
+ * appended (`page.html.md`) and the extension replaced (`page.md`), and `index.md` or `index.html.md` for a URL
+ * without a file name; `/dir.md` for `/dir/` (v1 practice) is tried first.
+ */
+export function twinCandidates(page: string): string[] {
   const url = new URL(page);
   url.search = "";
   url.hash = "";
-  url.pathname = url.pathname === "/" ? "/index.md" : `${url.pathname.replace(/\/+$/, "")}.md`;
-  return url.href;
+  const at = (pathname: string): string => new URL(pathname, url).href;
+  const path = url.pathname;
+  if (path === "/") return [at("/index.md"), at("/index.html.md")];
+  if (path.endsWith("/"))
+    return [at(`${path.replace(/\/+$/, "")}.md`), at(`${path}index.md`), at(`${path}index.html.md`)];
+  const extension = /\.[A-Za-z0-9]+$/.exec(path.slice(path.lastIndexOf("/")));
+  if (extension === null) return [at(`${path}.md`)];
+  return [at(`${path}.md`), at(`${path.slice(0, -extension[0].length)}.md`)];
 }
 
 export const ACCEPT_MARKDOWN = "text/markdown";

@@ -1,4 +1,8 @@
 import { gunzipSync } from "node:zlib";
+import type { ScanResponse } from "../fetch/fetcher.ts";
+import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
+import { htmlLinks } from "../parse/html.ts";
+import { type HeaderLink, parseLinkHeader } from "../parse/link-header.ts";
 import { type LlmsTxt, parseLlmsTxt } from "../parse/llms-txt.ts";
 import { bodyLooksLikeHtml, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
 import { parseRobots, type Robots } from "../parse/robots.ts";
@@ -52,14 +56,35 @@ export async function loadRobots(
   };
 }
 
+/** A page's links, from its `Link` header and its `<head>` (llms.txt v2 allows either for its relations). */
+export function pageLinks(response: ScanResponse): Array<Pick<HeaderLink, "href" | "rels" | "type">> {
+  return [...parseLinkHeader(response.headers.link, response.url), ...htmlLinks(response.text, response.url)];
+}
+
+/** The llms.txt files a page names with `rel="describedby"` (llms.txt v2), same-origin ones only. */
+export function describedByLlmsTxt(context: DocumentContext, response: ScanResponse): string[] {
+  return pageLinks(response)
+    .filter((link) => link.rels.includes("describedby") && new URL(link.href).pathname.endsWith("/llms.txt"))
+    .map((link) => new URL(link.href))
+    .filter((url) => url.origin === context.target.origin)
+    .map((url) => url.href);
+}
+
+/** The homepage's own word for its llms.txt first (llms.txt v2 `describedby`), then the v1 locations. */
+async function llmsTxtCandidates(context: DocumentContext): Promise<string[]> {
+  let advertised: string[] = [];
+  try {
+    advertised = describedByLlmsTxt(context, (await loadHome(context)).response);
+  } catch (error) {
+    if (!(error instanceof ScanFetchError)) throw error;
+  }
+  return [...new Set([...advertised.slice(0, 1), pathUrl(context, "/llms.txt"), pathUrl(context, "/docs/llms.txt")])];
+}
+
 export async function loadLlmsTxt(
   context: DocumentContext,
 ): Promise<{ document: FetchedDocument; llms: LlmsTxt | null }> {
-  const document = await firstPresent(
-    context,
-    [pathUrl(context, "/llms.txt"), pathUrl(context, "/docs/llms.txt")],
-    ACCEPT_TEXT,
-  );
+  const document = await firstPresent(context, await llmsTxtCandidates(context), ACCEPT_TEXT);
   const text = readableText(context, document);
   return { document, llms: text === null ? null : parseLlmsTxt(text) };
 }

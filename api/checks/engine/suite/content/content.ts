@@ -1,5 +1,13 @@
 import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
-import { ACCEPT_MARKDOWN, advertisedHomeTwin, listedTwin, samplePage, twinUrl } from "../../documents/pages.ts";
+import {
+  ACCEPT_MARKDOWN,
+  advertisedHomeTwin,
+  advertisedTwin,
+  listedTwin,
+  loadPageHtml,
+  samplePage,
+  twinCandidates,
+} from "../../documents/pages.ts";
 import { probeUnknownPaths } from "../../documents/probes.ts";
 import { loadHome } from "../../documents/site.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
@@ -80,46 +88,65 @@ export const markdownNegotiation = defineCheck({
   },
 });
 
+/** The first candidate that answers 2xx; else the first one's answer. A form that is not there costs one HEAD. */
+async function resolveTwin(context: CheckContext, candidates: readonly string[]): Promise<{ url: string; response: ScanResponse }> {
+  let first: { url: string; response: ScanResponse } | null = null;
+  for (const url of candidates) {
+    const response = await context.trail.resolve(url);
+    if (isSuccess(response)) return { url, response };
+    first ??= { url, response };
+  }
+  if (first === null) throw new Error("resolveTwin needs at least one candidate");
+  return first;
+}
+
 export const markdownTwins = defineCheck({
   id: "md.twin",
-  requests: "`HEAD <page>.md` for sampled pages, and one bogus `.md`",
-  passes: "`2xx text/markdown` for real pages, `404` for the bogus one",
+  requests:
+    "`HEAD` of each sampled page's twin (advertised with `rel=alternate`, listed in llms.txt, or `page.md` / `page.html.md`), and one bogus `.md`",
+  passes:
+    "`2xx text/markdown` for real pages (llms.txt v2: either URL form), `404` for the bogus one",
   title: "Pages have .md twins, and a bogus .md is a 404",
   category: "content",
   severity: "medium",
   maturity: "draft",
   profiles: ["docs"],
   remediation:
-    'Serve <page>.md (text/markdown) next to each page, advertise it with rel="alternate" type="text/markdown", and answer 404 for .md paths that do not exist.',
+    'Serve <page>.md or <page>.html.md (text/markdown) next to each page, advertise it with rel="alternate" type="text/markdown", and answer 404 for .md paths that do not exist.',
   prompt:
-    "For every HTML page of our docs, serve the same content as Markdown at the page URL + `.md` (and /index.md for /) with Content-Type text/markdown; charset=utf-8. Unknown .md URLs must answer 404, not the HTML app shell.",
+    'For every HTML page of our docs, serve the same content as Markdown at the page URL + `.md` (and /index.md for /) with Content-Type text/markdown; charset=utf-8, and point to it from the page with <link rel="alternate" type="text/markdown" href="…">. Unknown .md URLs must answer 404, not the HTML app shell.',
   specUrls: ["https://llmstxt.org", MD_SPEC],
   async run(context) {
-    const homeTwin = (await advertisedHomeTwin(context)) ?? twinUrl(context.target.root.href);
+    const home = await advertisedHomeTwin(context);
+    const homeCandidates = home === null ? twinCandidates(context.target.root.href) : [home];
     const page = await samplePage(context);
-    const pageTwin = (await listedTwin(context, homeTwin)) ?? (page === null ? null : twinUrl(page));
-    const twins = [...new Set([homeTwin, ...(pageTwin === null ? [] : [pageTwin])])];
-    const [responses, probes] = await Promise.all([
-      Promise.all(twins.map((twin) => context.trail.resolve(twin))),
-      probeUnknownPaths(context, context.scanToken),
-    ]);
+    const pageCandidates =
+      page === null
+        ? []
+        : await (async () => {
+            const html = await loadPageHtml(context, page);
+            const advertised = (html === null ? null : advertisedTwin(html)) ?? (await listedTwin(context, home));
+            return advertised === null ? twinCandidates(page) : [advertised];
+          })();
+    const [homeTwin, probes] = await Promise.all([resolveTwin(context, homeCandidates), probeUnknownPaths(context, context.scanToken)]);
+    const twins = [homeTwin];
+    if (pageCandidates.length > 0 && !pageCandidates.includes(homeTwin.url))
+      twins.push(await resolveTwin(context, pageCandidates));
     const problems: string[] = [];
     const cautions: string[] = [];
-    twins.forEach((twin, index) => {
-      const response = responses[index];
-      const path = new URL(twin).pathname;
-      if (response === undefined) return;
+    for (const { url, response } of twins) {
+      const path = new URL(url).pathname;
       if (!isSuccess(response)) problems.push(`${path} answers ${response.status}`);
       else if (mediaTypeOf(response) === "text/plain") cautions.push(`${path} is text/plain rather than text/markdown`);
       else if (!isMarkdownMediaType(mediaTypeOf(response)))
         problems.push(`${path} is served as ${mediaTypeOf(response) || "no Content-Type"}`);
-    });
+    }
     const bogus = probes.find((probe) => probe.suffix === ".md");
     if (bogus !== undefined && isSuccess(bogus.response))
       problems.push(`a bogus ${new URL(bogus.url).pathname} answers ${bogus.response.status} instead of 404`);
     if (problems.length > 0) return fail(listProblems(problems));
     if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`${twins.map((twin) => new URL(twin).pathname).join(", ")} serve Markdown; unknown .md paths are 404`);
+    return pass(`${twins.map((twin) => new URL(twin.url).pathname).join(", ")} serve Markdown; unknown .md paths are 404`);
   },
 });
 

@@ -1,14 +1,17 @@
 import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
 import { absence, describeState, targetAnswers } from "../../documents/document.ts";
+import { loadPageHtml, samplePage } from "../../documents/pages.ts";
 import { deadFailures, sampleBlocker, sampleTargets } from "../../documents/sampling.ts";
-import { loadLlmsFull, loadLlmsTxt } from "../../documents/site.ts";
-import { describeAnswer, isMarkdownMediaType, mediaTypeOf } from "../../parse/media-type.ts";
+import { describedByLlmsTxt, loadHome, loadLlmsFull, loadLlmsTxt } from "../../documents/site.ts";
+import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { describeAnswer, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
+import { Verdict } from "../../verdict.ts";
 
 const LLMS_SPEC = "https://llmstxt.org";
 
 export const llmsExists = defineCheck({
   id: "llms.exists",
-  requests: "`GET /llms.txt`, then `/docs/llms.txt`",
+  requests: "`GET` the llms.txt the homepage names with `rel=describedby`, then `/llms.txt`, then `/docs/llms.txt`",
   passes: "`2xx`, `text/plain` or `text/markdown`, UTF-8, within the size cap, not HTML",
   title: "llms.txt is served as text",
   category: "discovery",
@@ -145,4 +148,72 @@ export const llmsFull = defineCheck({
   },
 });
 
-export const llmsChecks = [llmsExists, llmsStructure, llmsLinksResolve, llmsFull];
+const LLMS_V2 = "llms.txt v2 (llmstxt.org, nbs/index.qmd)";
+
+/** llms.txt v2: "a file covers the URLs under its path", so `/docs/llms.txt` covers `/docs/…`. */
+export function covers(llmsTxt: string, page: string): boolean {
+  const file = new URL(llmsTxt);
+  const target = new URL(page);
+  return file.origin === target.origin && target.pathname.startsWith(file.pathname.replace(/llms\.txt$/, ""));
+}
+
+export const llmsDescribedBy = defineCheck({
+  id: "llms.describedby",
+  requests: "the `Link` header and `<head>` of `/` and of a sampled page; a named llms.txt the scan has not fetched",
+  passes:
+    '`/` and the sampled page each name, with `rel="describedby"` (header or `<link>`), an llms.txt that answers `2xx` and covers them (its directory is a prefix of their path), the most specific one the scan knows; missing or misdirected is `warn` (v2 recommends it)',
+  title: "Pages point at the llms.txt that covers them (rel=describedby)",
+  category: "discovery",
+  severity: "low",
+  maturity: "draft",
+  profiles: ["content", "docs", "api"],
+  remediation:
+    'Name the llms.txt that covers each page with rel="describedby", as a Link header (`Link: </llms.txt>; rel="describedby"`, also right for non-HTML files) or a <link> in the <head>; point at the most specific file (/docs/llms.txt for /docs/ pages).',
+  prompt:
+    'Add to every page of our site either the response header `Link: </llms.txt>; rel="describedby"; type="text/plain"` or `<link rel="describedby" type="text/plain" href="/llms.txt">` in the <head>; pages under a path with its own llms.txt (such as /docs/llms.txt) must point at that one instead.',
+  specUrls: [LLMS_SPEC, "https://github.com/AnswerDotAI/llms-txt/blob/main/nbs/changes.qmd"],
+  async run(context) {
+    const { llms, document } = await loadLlmsTxt(context);
+    if (llms === null) return notApplicable("no readable llms.txt to point at (see llms.exists)");
+    const known = document.response.url;
+    const page = await samplePage(context);
+    const pages: Array<{ url: string; response: ScanResponse | null }> = [
+      { url: context.target.root.href, response: (await loadHome(context)).response },
+      ...(page === null ? [] : [{ url: page, response: await loadPageHtml(context, page) }]),
+    ];
+    const verdict = new Verdict();
+    let pointing = 0;
+    for (const { url, response } of pages) {
+      if (response === null) continue;
+      const path = new URL(url).pathname;
+      const named = describedByLlmsTxt(context, response);
+      const target = named[0];
+      if (target === undefined) {
+        verdict.should(`${LLMS_V2} (rel=describedby)`, `${path} does not name its llms.txt with rel="describedby"`);
+        continue;
+      }
+      if (!covers(target, url)) {
+        verdict.should(
+          `${LLMS_V2} (a file covers the URLs under its path)`,
+          `${path} names ${new URL(target).pathname}, which does not cover it`,
+        );
+        continue;
+      }
+      if (covers(known, url) && known !== target && known.length > target.length)
+        verdict.should(
+          `${LLMS_V2} (the most specific file applies)`,
+          `${path} names ${new URL(target).pathname}, but ${new URL(known).pathname} covers it more closely`,
+        );
+      const answer = target === known ? document.response : await context.trail.resolve(target);
+      if (!isSuccess(answer))
+        verdict.should(
+          `${LLMS_V2} (rel=describedby)`,
+          `${path} names ${new URL(target).pathname}, which answers ${describeAnswer(answer)}`,
+        );
+      else pointing += 1;
+    }
+    return verdict.outcome(`${pointing} page(s) name the llms.txt that covers them with rel="describedby"`);
+  },
+});
+
+export const llmsChecks = [llmsExists, llmsStructure, llmsLinksResolve, llmsFull, llmsDescribedBy];
