@@ -120,6 +120,12 @@ export class ScanFetcher {
     const pending = this.send(method, url, headers, request.body, spending);
     this.cache.set(key, pending);
     if (plainGet && !this.firstGet.has(url)) this.firstGet.set(url, pending);
+    // A request the budget refused was never sent: forgetting it lets a caller the budget still serves send it.
+    pending.catch((error: unknown) => {
+      if (!(error instanceof ScanFetchError) || error.kind !== "request-budget") return;
+      if (this.cache.get(key) === pending) this.cache.delete(key);
+      if (this.firstGet.get(url) === pending) this.firstGet.delete(url);
+    });
     return pending.then((response) => ({ response, reused: false }));
   }
 

@@ -124,14 +124,21 @@ export const markdownTwins = defineCheck({
       page === null
         ? []
         : await (async () => {
+            // The site's own word first: a twin llms.txt lists (no request), else the page's rel=alternate.
+            const listed = await listedTwin(context, home);
+            if (listed !== null) return [listed];
             const html = await loadPageHtml(context, page);
-            const advertised = (html === null ? null : advertisedTwin(html)) ?? (await listedTwin(context, home));
+            const advertised = html === null ? null : advertisedTwin(html);
             return advertised === null ? twinCandidates(page) : [advertised];
           })();
-    const [homeTwin, probes] = await Promise.all([resolveTwin(context, homeCandidates), probeUnknownPaths(context, context.scanToken)]);
-    const twins = [homeTwin];
-    if (pageCandidates.length > 0 && !pageCandidates.includes(homeTwin.url))
-      twins.push(await resolveTwin(context, pageCandidates));
+    // Both twins and the bogus probe at once: a twin another check samples must be asked before the budget's reserve.
+    const samePage = pageCandidates.length === 0 || pageCandidates.some((url) => homeCandidates.includes(url));
+    const [homeTwin, pageTwin, probes] = await Promise.all([
+      resolveTwin(context, homeCandidates),
+      samePage ? null : resolveTwin(context, pageCandidates),
+      probeUnknownPaths(context, context.scanToken),
+    ]);
+    const twins = pageTwin === null ? [homeTwin] : [homeTwin, pageTwin];
     const problems: string[] = [];
     const cautions: string[] = [];
     for (const { url, response } of twins) {

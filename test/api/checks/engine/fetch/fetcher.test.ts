@@ -127,6 +127,15 @@ describe("ScanFetcher", () => {
     expect(fetcher.requestCount).toBe(3);
   });
 
+  it("sends an essential request for a URL whose link sample the budget refused, instead of repeating the refusal", async () => {
+    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2 });
+    await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
+    await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
+    await failure(fetcher.fetch({ url: `${site.origin}/twin.md`, sample: true }));
+    await expect(fetcher.fetch({ url: `${site.origin}/twin.md` })).resolves.toMatchObject({ reused: false });
+    expect(site.requests.filter((request) => request.path === "/twin.md")).toHaveLength(1);
+  });
+
   it("answers repeated requests from its cache, and other Accepts too when the response does not vary on Accept", async () => {
     const fetcher = fetcherFor();
     const first = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "text/html" } });
