@@ -148,7 +148,7 @@ export const llmsFull = defineCheck({
   },
 });
 
-const LLMS_V2 = "llms.txt v2 (llmstxt.org, nbs/index.qmd)";
+const LLMS_V2 = "llms.txt v2, nbs/index.qmd";
 
 /** llms.txt v2: "a file covers the URLs under its path", so `/docs/llms.txt` covers `/docs/…`. */
 export function covers(llmsTxt: string, page: string): boolean {
