@@ -57,6 +57,11 @@ const CATALOGUE_IDS = [
   "webmcp.tools",
   "webmcp.valid",
   "auth-md",
+  "llms.describedby",
+  "mcp.registry",
+  "policy.content-usage",
+  "commerce.acp",
+  "commerce.x402",
 ];
 
 describe("the check suite", () => {
@@ -81,6 +86,7 @@ describe("the check suite", () => {
       expect(check.specUrls.length).toBeGreaterThan(0);
       for (const url of check.specUrls) expect(URL.canParse(url)).toBe(true);
       expect(check.profiles === "all" || check.profiles.length > 0).toBe(true);
+      expect(["standard", "draft", "proposal"]).toContain(check.maturity);
     },
   );
 });
