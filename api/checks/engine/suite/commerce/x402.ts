@@ -90,10 +90,16 @@ function openApiPaidOperations(spec: Record<string, unknown> | null, base: strin
   });
 }
 
+/**
+ * A store's x402 discovery document and its OpenAPI description; a site that is only an API spends no request on the
+ * discovery document (the scan's budget is shared), its OpenAPI description says which operations answer 402.
+ */
 async function advertisedEndpoints(context: CheckContext): Promise<PaidEndpoint[]> {
-  const discovery = await fetchJsonDocument(context, pathUrl(context, "/.well-known/x402"), ACCEPT_JSON);
-  const fromDiscovery =
-    discovery.json?.ok === true ? discoveryResources(discovery.json.value, discovery.response.url) : [];
+  let fromDiscovery: PaidEndpoint[] = [];
+  if (context.facts.applied.includes("commerce")) {
+    const discovery = await fetchJsonDocument(context, pathUrl(context, "/.well-known/x402"), ACCEPT_JSON);
+    if (discovery.json?.ok === true) fromDiscovery = discoveryResources(discovery.json.value, discovery.response.url);
+  }
   let fromOpenApi: PaidEndpoint[] = [];
   try {
     fromOpenApi = openApiPaidOperations((await findOpenApi(context)).spec, context.target.root.href);
@@ -149,7 +155,7 @@ export const x402Payments = defineCheck({
   id: "commerce.x402",
   title: "Paid endpoints answer 402 with a well-formed x402 payment requirement",
   requests:
-    "`GET /.well-known/x402`; the OpenAPI description; the first advertised paid endpoint on the site, without payment",
+    "`GET /.well-known/x402` (stores only); the OpenAPI description; the first advertised paid endpoint on the site, without payment",
   passes:
     "an endpoint advertised as paid (x402 discovery `resources`, or an OpenAPI operation with a `402` response) answers `402` with a `PAYMENT-REQUIRED` header of base64 JSON (`x402Version` 2, `resource`, `accepts[]` with `scheme`, CAIP-2 `network`, `amount`, `asset`, `payTo`, `maxTimeoutSeconds`) or a v1 JSON body (`x402Version` 1, `accepts[]`); no advertised paid endpoint is `n/a`",
   category: "commerce",
