@@ -121,14 +121,17 @@ export function robotsTxt(ctx: BuildContext): string {
   ];
   return [
     `# ${ctx.content.service.name}. Agents are welcome: start at /llms.txt or /.well-known/api-catalog.`,
-    "# Content signals (https://contentsignals.org): search, AI input and AI training are all allowed.",
+    "# Content signals (https://contentsignals.org): search, AI input and AI training are all allowed; the same",
+    "# preferences in the IETF aipref vocabulary (draft-ietf-aipref-attach): Content-Usage.",
     "",
     "User-agent: *",
     "Content-Signal: search=yes, ai-input=yes, ai-train=yes",
+    "Content-Usage: train-ai=y, search=y",
     ...rules,
     "",
     ...userFetchers.map((agent) => `User-agent: ${agent}`),
     "Content-Signal: search=yes, ai-input=yes, ai-train=yes",
+    "Content-Usage: train-ai=y, search=y",
     ...rules,
     "",
     `Sitemap: ${absolute(ctx.siteUrl, "/sitemap.xml")}`,

@@ -80,16 +80,12 @@ export const COUNTERPARTS: Readonly<Record<string, Counterpart>> = {
   "llms.structure": { lighthouse: "llms-txt" },
   "commerce.protocols": { cloudflare: ["mpp", "ucp", "acp"] },
   "commerce.ap2": { cloudflare: "ap2" },
+  "commerce.acp": { cloudflare: "acp" },
+  // Judged only where an x402 discovery document or the OpenAPI description names a paid operation, never by guessing.
+  "commerce.x402": { cloudflare: "x402" },
 };
 
 export const WITHOUT_COUNTERPART: readonly MissingCounterpart[] = [
-  {
-    scanner: "cloudflare",
-    id: "x402",
-    reason:
-      "x402 is found by provoking an HTTP 402 from a paid endpoint; Cloudflare guesses /api and /api/v1, which costs requests on every site and proves nothing when they 404. We will judge x402 once an API description or catalog names a paid operation.",
-    needsRenderedPage: false,
-  },
   {
     scanner: "lighthouse",
     id: "agent-accessibility-tree",

@@ -39,7 +39,7 @@ describe("the counterpart table", () => {
     expect(checksFor("cloudflare", "webMcp")).toEqual(["webmcp.tools"]);
     expect(checksFor("cloudflare", "ucp")).toEqual(["commerce.protocols"]);
     expect(checksFor("lighthouse", "ard-schema")).toEqual(["catalog.ai"]);
-    expect(checksFor("cloudflare", "x402")).toEqual([]);
+    expect(checksFor("cloudflare", "x402")).toEqual(["commerce.x402"]);
   });
 });
 
