@@ -51,9 +51,9 @@ const PaymentRequirementsV1Schema = z.object({
     .min(1),
 });
 
+/** A paid endpoint the scan may ask: GET only, since a scan calls nothing that could change state. */
 interface PaidEndpoint {
   url: URL;
-  method: "GET" | "POST";
   source: string;
 }
 
@@ -62,31 +62,22 @@ function discoveryResources(value: unknown, base: string): PaidEndpoint[] {
   const resources = isRecord(value) && Array.isArray(value.resources) ? value.resources : [];
   return resources.flatMap((resource) => {
     const raw = isRecord(resource) ? resource.url : resource;
-    const method = isRecord(resource) && String(resource.method).toUpperCase() === "POST" ? "POST" : "GET";
-    return typeof raw === "string" && !raw.includes("{") && URL.canParse(raw, base)
-      ? [{ url: new URL(raw, base), method, source: "/.well-known/x402" } as const]
+    const get = !isRecord(resource) || resource.method === undefined || String(resource.method).toUpperCase() === "GET";
+    return get && typeof raw === "string" && !raw.includes("{") && URL.canParse(raw, base)
+      ? [{ url: new URL(raw, base), source: "/.well-known/x402" }]
       : [];
   });
 }
 
-/** OpenAPI operations that document a 402 answer: the description's own word that they are paid. */
+/** OpenAPI GET operations that document a 402 answer: the description's own word that they are paid. */
 function openApiPaidOperations(spec: Record<string, unknown> | null, base: string): PaidEndpoint[] {
   const paths = spec !== null && isRecord(spec.paths) ? spec.paths : {};
   return Object.entries(paths).flatMap(([path, item]) => {
-    if (!isRecord(item) || path.includes("{")) return [];
-    return (["get", "post"] as const).flatMap((method) => {
-      const operation = item[method];
-      const responses = isRecord(operation) && isRecord(operation.responses) ? operation.responses : {};
-      return "402" in responses
-        ? [
-            {
-              url: new URL(path.replace(/^\/?/, "/"), base),
-              method: method === "get" ? "GET" : "POST",
-              source: "the OpenAPI description",
-            } as const,
-          ]
-        : [];
-    });
+    const operation = isRecord(item) && !path.includes("{") ? item.get : undefined;
+    const responses = isRecord(operation) && isRecord(operation.responses) ? operation.responses : {};
+    return "402" in responses
+      ? [{ url: new URL(path.replace(/^\/?/, "/"), base), source: "the OpenAPI description" }]
+      : [];
   });
 }
 
@@ -155,9 +146,9 @@ export const x402Payments = defineCheck({
   id: "commerce.x402",
   title: "Paid endpoints answer 402 with a well-formed x402 payment requirement",
   requests:
-    "`GET /.well-known/x402` (stores only); the OpenAPI description; the first advertised paid endpoint on the site, without payment",
+    "`GET /.well-known/x402` (stores only); the OpenAPI description; `GET` of the first advertised paid endpoint on the site, without payment",
   passes:
-    "an endpoint advertised as paid (x402 discovery `resources`, or an OpenAPI operation with a `402` response) answers `402` with a `PAYMENT-REQUIRED` header of base64 JSON (`x402Version` 2, `resource`, `accepts[]` with `scheme`, CAIP-2 `network`, `amount`, `asset`, `payTo`, `maxTimeoutSeconds`) or a v1 JSON body (`x402Version` 1, `accepts[]`); no advertised paid endpoint is `n/a`",
+    "an endpoint advertised as paid (x402 discovery `resources`, or an OpenAPI GET operation with a `402` response) answers `402` with a `PAYMENT-REQUIRED` header of base64 JSON (`x402Version` 2, `resource`, `accepts[]` with `scheme`, CAIP-2 `network`, `amount`, `asset`, `payTo`, `maxTimeoutSeconds`) or a v1 JSON body (`x402Version` 1, `accepts[]`); no advertised paid endpoint is `n/a`",
   category: "commerce",
   severity: "medium",
   maturity: "standard",
@@ -172,17 +163,12 @@ export const x402Payments = defineCheck({
     if (endpoint === undefined)
       return notApplicable("no endpoint on the site is advertised as paid (x402 is optional)");
     const response = await context.trail.request({
-      method: endpoint.method,
       url: endpoint.url,
-      headers: {
-        accept: "application/json",
-        ...(endpoint.method === "POST" ? { "content-type": "application/json" } : {}),
-      },
-      ...(endpoint.method === "POST" ? { body: "{}" } : {}),
+      headers: { accept: "application/json" },
       exact: true,
     });
     const verdict = new Verdict();
-    const where = `${endpoint.method} ${endpoint.url.pathname} (from ${endpoint.source})`;
+    const where = `GET ${endpoint.url.pathname} (from ${endpoint.source})`;
     if (response.status === 402) {
       const kind = judgePaymentRequired(response, verdict);
       return verdict.outcome(`${where} answers 402 with an x402 ${kind} requirement`);
