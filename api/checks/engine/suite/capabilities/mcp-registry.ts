@@ -46,7 +46,7 @@ export function namespaceFits(domain: string, host: string): boolean {
 export const mcpRegistry = defineCheck({
   id: "mcp.registry",
   title: "The MCP server's registry name belongs to the site's domain",
-  requests: "`GET /.well-known/mcp-registry-auth`; the server card `mcp.card` found",
+  requests: "`GET /.well-known/mcp-registry-auth` (not for an IP address); the server card `mcp.card` found",
   passes:
     "a registry proof, when served, reads `v=MCPv1; k=ed25519; p=<base64 key>` (or `k=ecdsap384`) with a key of the right size, at the domain itself (the registry follows no redirect); the server card's name is in the site's reverse-DNS namespace (or its parent's, or a subdomain's), or in a GitHub one (`io.github.*`, noted); another domain's namespace `fail`s",
   category: "capabilities",
@@ -59,19 +59,19 @@ export const mcpRegistry = defineCheck({
     'Make our MCP server\'s registry identity match our domain: set the "name" of our server card and server.json to "<our domain reversed>/<server>" (for example com.example/weather), and serve /.well-known/mcp-registry-auth as text/plain with one line `v=MCPv1; k=ed25519; p=<base64 of the 32-byte Ed25519 public key>` (generated with mcp-publisher), answering 200 directly, without redirects.',
   specUrls: [AUTHENTICATION, "https://github.com/modelcontextprotocol/registry/tree/main/docs/reference/server-json"],
   async run(context) {
+    const host = context.target.root.hostname.replace(/^\[|\]$/g, "");
+    // Namespaces are domains reversed: an address has none, and the registry proves domains (no request spent).
+    if (isIP(host) !== 0) return notApplicable(`${host} is an IP address, which has no registry namespace to prove`);
     const [proof, cards] = await Promise.all([
       fetchDocument(context, pathUrl(context, "/.well-known/mcp-registry-auth"), "text/plain"),
       loadMcpCards(context),
     ]);
     // Only a current card's name is a registry name; a legacy card's is judged (as outdated) by mcp.card alone.
     const card = foundCards(cards).find((found) => found.shape === "v1");
-    const host = context.target.root.hostname.replace(/^\[|\]$/g, "");
-    const name = card === undefined || isIP(host) !== 0 ? null : cardIdentity(card.card).name;
+    const name = card === undefined ? null : cardIdentity(card.card).name;
     const proofAbsent = absence(proof, "MCP registry proof");
     if (proofAbsent !== null && name === null)
-      return notApplicable(
-        `${proofAbsent}, and ${isIP(host) !== 0 ? "an IP address has no namespace to match a card's name with" : "no current server card names the server (see mcp.card)"}`,
-      );
+      return notApplicable(`${proofAbsent}, and no current server card names the server (see mcp.card)`);
     const verdict = new Verdict();
     if (proofAbsent === null) {
       const { response } = proof;

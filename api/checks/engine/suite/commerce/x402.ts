@@ -82,12 +82,13 @@ function openApiPaidOperations(spec: Record<string, unknown> | null, base: strin
 }
 
 /**
- * A store's x402 discovery document and its OpenAPI description; a site that is only an API spends no request on the
- * discovery document (the scan's budget is shared), its OpenAPI description says which operations answer 402.
+ * The OpenAPI description's paid operations, and the x402 discovery document of a site that publishes an agent-commerce
+ * manifest (UCP or ACP): only there is a request of the shared budget spent on it; elsewhere the OpenAPI description
+ * says which operations answer 402.
  */
 async function advertisedEndpoints(context: CheckContext): Promise<PaidEndpoint[]> {
   let fromDiscovery: PaidEndpoint[] = [];
-  if (context.facts.applied.includes("commerce")) {
+  if (context.facts.signals.commerceProtocol) {
     const discovery = await fetchJsonDocument(context, pathUrl(context, "/.well-known/x402"), ACCEPT_JSON);
     if (discovery.json?.ok === true) fromDiscovery = discoveryResources(discovery.json.value, discovery.response.url);
   }
@@ -146,7 +147,7 @@ export const x402Payments = defineCheck({
   id: "commerce.x402",
   title: "Paid endpoints answer 402 with a well-formed x402 payment requirement",
   requests:
-    "`GET /.well-known/x402` (stores only); the OpenAPI description; `GET` of the first advertised paid endpoint on the site, without payment",
+    "`GET /.well-known/x402` (sites with a UCP or ACP manifest only); the OpenAPI description; `GET` of the first advertised paid endpoint on the site, without payment",
   passes:
     "an endpoint advertised as paid (x402 discovery `resources`, or an OpenAPI GET operation with a `402` response) answers `402` with a `PAYMENT-REQUIRED` header of base64 JSON (`x402Version` 2, `resource`, `accepts[]` with `scheme`, CAIP-2 `network`, `amount`, `asset`, `payTo`, `maxTimeoutSeconds`) or a v1 JSON body (`x402Version` 1, `accepts[]`); no advertised paid endpoint is `n/a`",
   category: "commerce",

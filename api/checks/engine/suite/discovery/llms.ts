@@ -1,9 +1,7 @@
 import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
 import { absence, describeState, targetAnswers } from "../../documents/document.ts";
-import { loadPageHtml, samplePage } from "../../documents/pages.ts";
 import { deadFailures, sampleBlocker, sampleTargets } from "../../documents/sampling.ts";
 import { describedByLlmsTxt, loadHome, loadLlmsFull, loadLlmsTxt } from "../../documents/site.ts";
-import type { ScanResponse } from "../../fetch/fetcher.ts";
 import { describeAnswer, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
 import { Verdict } from "../../verdict.ts";
 
@@ -159,10 +157,10 @@ export function covers(llmsTxt: string, page: string): boolean {
 
 export const llmsDescribedBy = defineCheck({
   id: "llms.describedby",
-  requests: "the `Link` header and `<head>` of `/` and of a sampled page; a named llms.txt the scan has not fetched",
+  requests: "the homepage's `Link` header and `<head>` (already fetched); a named llms.txt the scan has not fetched",
   passes:
-    '`/` and the sampled page each name, with `rel="describedby"` (header or `<link>`), an llms.txt that answers `2xx` and covers them (its directory is a prefix of their path), the most specific one the scan knows; missing or misdirected is `warn` (v2 recommends it)',
-  title: "Pages point at the llms.txt that covers them (rel=describedby)",
+    '`/` names, with `rel="describedby"` (header or `<link>`), an llms.txt that answers `2xx` and covers it (its directory is a prefix of the path), the most specific one the scan knows; missing or misdirected is `warn` (v2 recommends it)',
+  title: "The homepage points at the llms.txt that covers it (rel=describedby)",
   category: "discovery",
   severity: "low",
   maturity: "draft",
@@ -175,44 +173,29 @@ export const llmsDescribedBy = defineCheck({
   async run(context) {
     const { llms, document } = await loadLlmsTxt(context);
     if (llms === null) return notApplicable("no readable llms.txt to point at (see llms.exists)");
+    // The homepage only: judging more pages would cost requests the scan's budget keeps for essential checks.
+    const home = (await loadHome(context)).response;
     const known = document.response.url;
-    const page = await samplePage(context);
-    const pages: Array<{ url: string; response: ScanResponse | null }> = [
-      { url: context.target.root.href, response: (await loadHome(context)).response },
-      ...(page === null ? [] : [{ url: page, response: await loadPageHtml(context, page) }]),
-    ];
+    const target = describedByLlmsTxt(context, home)[0];
     const verdict = new Verdict();
-    let pointing = 0;
-    for (const { url, response } of pages) {
-      if (response === null) continue;
-      const path = new URL(url).pathname;
-      const named = describedByLlmsTxt(context, response);
-      const target = named[0];
-      if (target === undefined) {
-        verdict.should(`${LLMS_V2} (rel=describedby)`, `${path} does not name its llms.txt with rel="describedby"`);
-        continue;
-      }
-      if (!covers(target, url)) {
-        verdict.should(
-          `${LLMS_V2} (a file covers the URLs under its path)`,
-          `${path} names ${new URL(target).pathname}, which does not cover it`,
-        );
-        continue;
-      }
-      if (covers(known, url) && known !== target && known.length > target.length)
-        verdict.should(
-          `${LLMS_V2} (the most specific file applies)`,
-          `${path} names ${new URL(target).pathname}, but ${new URL(known).pathname} covers it more closely`,
-        );
-      const answer = target === known ? document.response : await context.trail.resolve(target);
-      if (!isSuccess(answer))
-        verdict.should(
-          `${LLMS_V2} (rel=describedby)`,
-          `${path} names ${new URL(target).pathname}, which answers ${describeAnswer(answer)}`,
-        );
-      else pointing += 1;
-    }
-    return verdict.outcome(`${pointing} page(s) name the llms.txt that covers them with rel="describedby"`);
+    if (target === undefined)
+      return verdict
+        .should(`${LLMS_V2} (rel=describedby)`, '/ does not name its llms.txt with rel="describedby"')
+        .outcome("");
+    const named = new URL(target).pathname;
+    if (!covers(target, home.url))
+      return verdict
+        .should(`${LLMS_V2} (a file covers the URLs under its path)`, `/ names ${named}, which does not cover it`)
+        .outcome("");
+    if (known !== target && covers(known, home.url) && known.length > target.length)
+      verdict.should(
+        `${LLMS_V2} (the most specific file applies)`,
+        `/ names ${named}, but ${new URL(known).pathname} covers it more closely`,
+      );
+    const answer = target === known ? document.response : await context.trail.resolve(target);
+    if (!isSuccess(answer))
+      verdict.should(`${LLMS_V2} (rel=describedby)`, `/ names ${named}, which answers ${describeAnswer(answer)}`);
+    return verdict.outcome(`/ names ${named}, which covers it, with rel="describedby"`);
   },
 });
 
