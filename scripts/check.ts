@@ -5,6 +5,9 @@ import { type CheckProgress, runReadinessCheck } from "../api/checks/engine/run-
 import { parseProfiles } from "../api/checks/engine/scoring.ts";
 import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/engine/settings.ts";
 import { ConfigError, loadConfig } from "../api/config.ts";
+import { filePath } from "../api/db/database-path.ts";
+import { crawlerSigner } from "../api/platform/signing/request-signature.ts";
+import { loadSigningKeys } from "../api/platform/signing/signing-keys.ts";
 import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 import { BaselineError, compareWithBaseline, formatComparison, readBaseline } from "./check/baseline.ts";
 import { toJunit } from "./check/junit.ts";
@@ -109,9 +112,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const log = (line: string): void => {
     (format === "text" ? process.stdout : process.stderr).write(`${line}\n`);
   };
+  const config = loadConfig();
+  // Signed like the service's own checks, with the same keys (beside the database, or BOT_SIGNING_KEY).
+  const signer = crawlerSigner(loadSigningKeys(filePath(config.database.url), config), config.siteUrl);
   const result = await runReadinessCheck({
     target,
-    settings: checkerSettingsFromConfig(loadConfig()),
+    settings: checkerSettingsFromConfig(config, signer),
     ...(profile === undefined ? {} : { profile }),
     onProgress: (event) => log(progressLine(event)),
   });
