@@ -54,9 +54,7 @@ export function readSecretFile(file: string): StoredRing | null {
   }
   const parsed = StoredRingSchema.safeParse(json);
   if (!parsed.success)
-    throw new Error(
-      `${file} is not a key file ({"current": …, "previous": […]}); restore it from your backup`,
-    );
+    throw new Error(`${file} is not a key file ({"current": …, "previous": […]}); restore it from your backup`);
   return parsed.data;
 }
 

@@ -143,7 +143,8 @@ function componentValue(message: VerifiableMessage, component: Item): string {
 /** The signature base of RFC 9421 §2.5 for one label of `Signature-Input`. */
 export function signatureBase(message: VerifiableMessage, input: InnerList): string {
   const lines = input.items.map(
-    (component) => `${serializeBare(component.value)}${serializeParams(component.params)}: ${componentValue(message, component)}`,
+    (component) =>
+      `${serializeBare(component.value)}${serializeParams(component.params)}: ${componentValue(message, component)}`,
   );
   const params = `(${input.items.map((item) => `${serializeBare(item.value)}${serializeParams(item.params)}`).join(" ")})${serializeParams(input.params)}`;
   return [...lines, `"@signature-params": ${params}`].join("\n");

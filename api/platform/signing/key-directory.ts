@@ -38,7 +38,10 @@ export async function signKeyDirectory(
   now: Date,
 ): Promise<Record<string, string>> {
   const request = { method: "GET", url: new URL(KEY_DIRECTORY_PATH, siteUrl), headers: {} };
-  let response = { status: 200, headers: { "content-digest": contentDigest(body) } as Record<string, string | string[]> };
+  let response = {
+    status: 200,
+    headers: { "content-digest": contentDigest(body) } as Record<string, string | string[]>,
+  };
   for (const [index, key] of publishedKeys(ring).entries()) {
     response = await httpbis.signMessage(
       {

@@ -20,7 +20,11 @@ const E_2_1: VerifiableMessage = {
   },
 };
 const E_2_3: VerifiableMessage = {
-  request: { method: "GET", url: "https://signature-agent.test/.well-known/http-message-signatures-directory", headers: {} },
+  request: {
+    method: "GET",
+    url: "https://signature-agent.test/.well-known/http-message-signatures-directory",
+    headers: {},
+  },
   response: {
     status: 200,
     headers: {
@@ -44,7 +48,10 @@ describe("the independent RFC 9421 verifier the signing tests rely on", () => {
     const otherHost = { request: { ...E_2_1.request, url: "https://example.org/" } };
     expect(() => verifyEd25519(otherHost, "sig2", TEST_KEY)).toThrow("does not verify");
     const otherAgent = {
-      request: { ...E_2_1.request, headers: { ...E_2_1.request.headers, "signature-agent": 'agent2="https://evil.test"' } },
+      request: {
+        ...E_2_1.request,
+        headers: { ...E_2_1.request.headers, "signature-agent": 'agent2="https://evil.test"' },
+      },
     };
     expect(() => verifyEd25519(otherAgent, "sig2", TEST_KEY)).toThrow("does not verify");
   });
@@ -68,7 +75,10 @@ describe("the crawler's request signatures (Web Bot Auth, draft-ietf-webbotauth-
     expect(verified.covered).toEqual(['"@method"', '"@authority"', '"@path"', '"signature-agent";key="sig1"']);
     // Signature-Agent is a dictionary whose member, keyed by the signature's label, is our directory's https URL.
     const agent = parseDictionary(headers["signature-agent"] ?? "").get("sig1");
-    expect(agent).toEqual({ value: "https://agent-ready.test/.well-known/http-message-signatures-directory", params: new Map() });
+    expect(agent).toEqual({
+      value: "https://agent-ready.test/.well-known/http-message-signatures-directory",
+      params: new Map(),
+    });
     expect(headers.accept).toBe("*/*");
   });
 
