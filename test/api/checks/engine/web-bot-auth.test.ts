@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ed25519KeyFromSeed, newEd25519Seed } from "../../../../api/platform/signing/jwk.ts";
 import { keyDirectoryBody, signKeyDirectory } from "../../../../api/platform/signing/key-directory.ts";
 import type { SigningKeyRing } from "../../../../api/platform/signing/signing-keys.ts";
