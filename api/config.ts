@@ -9,6 +9,17 @@ const booleanFlag = z
   .optional()
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/** A comma-separated list, each item trimmed, empty items dropped. */
+const commaSeparated = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
 // An Ed25519 private key's 32 bytes in base64url, unpadded, as a JWK's `d` (RFC 8037 §2).
 const ED25519_SEED = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 const ED25519_SEED_MESSAGE = "must be an Ed25519 key: 32 random bytes, base64url (43 characters)";
@@ -36,40 +47,22 @@ const EnvSchema = SiteUrlEnvSchema.extend({
    * Earlier SERVER_SECRETs, comma-separated, newest first: still accepted for credit codes and
    * download links made before a rotation. The message never quotes a secret, only its position.
    */
-  SERVER_SECRET_PREVIOUS: z
-    .string()
-    .default("")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((item) => item.trim())
-        .filter(Boolean),
-    )
-    .superRefine((secrets, context) => {
-      secrets.forEach((secret, index) => {
-        if (secret.length < 32)
-          context.addIssue({
-            code: "custom",
-            message: `secret ${index + 1} of ${secrets.length} is shorter than 32 characters; each must be at least 32 characters`,
-          });
-      });
-    }),
+  SERVER_SECRET_PREVIOUS: commaSeparated.superRefine((secrets, context) => {
+    secrets.forEach((secret, index) => {
+      if (secret.length < 32)
+        context.addIssue({
+          code: "custom",
+          message: `secret ${index + 1} of ${secrets.length} is shorter than 32 characters; each must be at least 32 characters`,
+        });
+    });
+  }),
   /** The crawler's Ed25519 signing key (32 bytes, base64url); generated beside an embedded database when unset. */
   BOT_SIGNING_KEY: z.preprocess(
     (value) => (value === "" ? undefined : value),
     z.string().regex(ED25519_SEED, ED25519_SEED_MESSAGE).optional(),
   ),
   /** Earlier BOT_SIGNING_KEYs, comma-separated: still published in the key directory until removed. */
-  BOT_SIGNING_KEY_PREVIOUS: z
-    .string()
-    .default("")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((item) => item.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(ED25519_SEED, ED25519_SEED_MESSAGE))),
+  BOT_SIGNING_KEY_PREVIOUS: commaSeparated.pipe(z.array(z.string().regex(ED25519_SEED, ED25519_SEED_MESSAGE))),
   RATE_LIMIT_STORE: z.enum(["memory", "database"]).default("memory"),
   /** Overrides of named limits: `checks=10/60,waitlist=5/60` (requests per seconds). */
   RATE_LIMITS: z

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { type Config, ConfigError, loadConfig } from "../../api/config.ts";
+import type { Config } from "../../api/config.ts";
 import { filePath } from "../../api/db/database-path.ts";
 import {
   loadSigningKeys,
@@ -7,7 +7,7 @@ import {
   retireStoredPreviousSigningKeys,
   rotateStoredSigningKey,
 } from "../../api/platform/signing/signing-keys.ts";
-import { AdminError } from "./context.ts";
+import { AdminError, withConfig } from "./context.ts";
 
 // No command prints a private key: their output ends up in terminals, shell history and tickets.
 const RESTART =
@@ -25,17 +25,6 @@ function storedKeyPath(config: Config, verb: string): string {
       "A remote database keeps no signing key: it comes from BOT_SIGNING_KEY, so rotate by environment (see `signing-key --help` and the runbook).",
     );
   return path;
-}
-
-/** Runs `task` with the configuration; a mistake staff can fix prints one line and exits 1. */
-async function withConfig(task: (config: Config) => Promise<void> | void): Promise<void> {
-  try {
-    await task(loadConfig());
-  } catch (error) {
-    if (!(error instanceof AdminError || error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exitCode = 1;
-  }
 }
 
 export const signingKeyCommand = defineCommand({
