@@ -47,7 +47,7 @@ export interface CheckerSettings {
   allowedTargets: readonly AllowedTarget[];
   userAgent: string;
   limits: CheckerLimits;
-  /** Signs every request the scan sends (Web Bot Auth), so site owners can verify and allow the crawler; `null` only in tests and benchmarks. */
+  /** Signs every request the scan sends (Web Bot Auth), so site owners can verify and allow the crawler; `null` only in tests not about signing. */
   signer: RequestSigner | null;
 }
 

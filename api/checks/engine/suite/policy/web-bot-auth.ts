@@ -3,9 +3,9 @@ import { loadWebBotAuthDirectory, WEB_BOT_AUTH_MEDIA_TYPE } from "../../document
 import { absence, describeState } from "../../documents/document.ts";
 import { describeIssues } from "../../parse/json.ts";
 import { mediaTypeOf } from "../../parse/media-type.ts";
-import { judgeDirectoryProofs } from "../../remote/directory-proof.ts";
-import { DRAFT, judgeDirectoryKeys, KeyDirectorySchema } from "../../remote/key-directory.ts";
 import { Verdict } from "../../verdict.ts";
+import { judgeDirectoryProofs } from "../../web-bot-auth/directory-proof.ts";
+import { DRAFT, judgeDirectoryKeys, KeyDirectorySchema } from "../../web-bot-auth/key-directory.ts";
 
 /**
  * The key directory of a site that runs a signing agent, judged by draft-ietf-webbotauth-httpsig-protocol-01 (the
