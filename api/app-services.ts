@@ -11,6 +11,7 @@ import type { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
 import type { RateLimiter } from "./platform/limits/rate-limiter.ts";
 import type { OperationDeps } from "./platform/operations/prepare-call.ts";
 import type { SecretRing } from "./platform/secret-ring.ts";
+import type { SigningKeyRing } from "./platform/signing/signing-keys.ts";
 import type { ServiceStateMonitor } from "./platform/state/service-state.ts";
 import type { StoreOperations } from "./store/operations.ts";
 import type { StoreServices } from "./store/services.ts";
@@ -28,6 +29,8 @@ export interface AppServices extends CheckServices {
   waitlist: WaitlistService;
   /** Read once at start: after `admin secret rotate`, every instance must restart to use the new key. */
   secrets: SecretRing;
+  /** The crawler's Web Bot Auth keys, read once at start; the key directory publishes them all. */
+  signingKeys: SigningKeyRing;
   now: () => Date;
   /** `null` without STRIPE_SECRET_KEY. */
   payments: PaymentsGateway | null;

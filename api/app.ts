@@ -29,6 +29,7 @@ import type { Logger } from "./platform/log.ts";
 import { type HttpRoute, registerOperationRoutes } from "./platform/operations/http-routes.ts";
 import { ApiProblem, problemResponse } from "./platform/problem.ts";
 import type { AstroHandler } from "./site/astro-handler.ts";
+import { keyDirectoryRoute } from "./site/key-directory.ts";
 import { liveDiscovery } from "./site/live-discovery.ts";
 import { registerPageRoutes } from "./site/page-routes.ts";
 import { serviceRoutes } from "./site/service-routes.ts";
@@ -102,7 +103,10 @@ export function createApp(deps: AppDeps): H3 {
   // Static routes last: their catch-all answers everything no other route took.
   registerStaticRoutes(app, {
     site: deps.site,
-    live: liveDiscovery(discovery, services.monitor, extras),
+    live: new Map([
+      ...liveDiscovery(discovery, services.monitor, extras),
+      keyDirectoryRoute(services.signingKeys, config.siteUrl),
+    ]),
     countApiMiss: async (event) =>
       rememberLimits(
         event,

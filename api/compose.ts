@@ -27,6 +27,7 @@ import {
 } from "./platform/limits/rate-limiter.ts";
 import type { Logger } from "./platform/log.ts";
 import { loadSecretRing, type SecretRing } from "./platform/secret-ring.ts";
+import { loadSigningKeys } from "./platform/signing/signing-keys.ts";
 import { ServiceStateMonitor } from "./platform/state/service-state.ts";
 import { storeOperations } from "./store/operations.ts";
 import { createStoreServices, type StoreDeps, storeMailDeps, storeWebhooks } from "./store/services.ts";
@@ -107,6 +108,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   const applied = await migrate(database.client);
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
   const secrets = await loadSecretRing(database, config, (message) => log.warn(message));
+  const signingKeys = loadSigningKeys(database.path, config);
   const db = () => database.client;
   const limiter = rateLimiterFor(config, content, db, now);
   const monitor = new ServiceStateMonitor({
@@ -129,6 +131,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     db,
     now,
     secrets,
+    signingKeys,
     monitor,
     payments,
     ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
@@ -159,6 +162,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     waitlist,
     ...checkServices,
     secrets,
+    signingKeys,
     now,
     payments,
     webhooks,

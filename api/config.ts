@@ -9,6 +9,21 @@ const booleanFlag = z
   .optional()
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/** A comma-separated list, each item trimmed, empty items dropped. */
+const commaSeparated = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+// An Ed25519 private key's 32 bytes in base64url, unpadded, as a JWK's `d` (RFC 8037 §2).
+const ED25519_SEED = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+const ED25519_SEED_MESSAGE = "must be an Ed25519 key: 32 random bytes, base64url (43 characters)";
+
 const EnvSchema = SiteUrlEnvSchema.extend({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DIST_DIR: z.string().min(1).default("dist"),
@@ -32,24 +47,22 @@ const EnvSchema = SiteUrlEnvSchema.extend({
    * Earlier SERVER_SECRETs, comma-separated, newest first: still accepted for credit codes and
    * download links made before a rotation. The message never quotes a secret, only its position.
    */
-  SERVER_SECRET_PREVIOUS: z
-    .string()
-    .default("")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((item) => item.trim())
-        .filter(Boolean),
-    )
-    .superRefine((secrets, context) => {
-      secrets.forEach((secret, index) => {
-        if (secret.length < 32)
-          context.addIssue({
-            code: "custom",
-            message: `secret ${index + 1} of ${secrets.length} is shorter than 32 characters; each must be at least 32 characters`,
-          });
-      });
-    }),
+  SERVER_SECRET_PREVIOUS: commaSeparated.superRefine((secrets, context) => {
+    secrets.forEach((secret, index) => {
+      if (secret.length < 32)
+        context.addIssue({
+          code: "custom",
+          message: `secret ${index + 1} of ${secrets.length} is shorter than 32 characters; each must be at least 32 characters`,
+        });
+    });
+  }),
+  /** The crawler's Ed25519 signing key (32 bytes, base64url); generated beside an embedded database when unset. */
+  BOT_SIGNING_KEY: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string().regex(ED25519_SEED, ED25519_SEED_MESSAGE).optional(),
+  ),
+  /** Earlier BOT_SIGNING_KEYs, comma-separated: still published in the key directory until removed. */
+  BOT_SIGNING_KEY_PREVIOUS: commaSeparated.pipe(z.array(z.string().regex(ED25519_SEED, ED25519_SEED_MESSAGE))),
   RATE_LIMIT_STORE: z.enum(["memory", "database"]).default("memory"),
   /** Overrides of named limits: `checks=10/60,waitlist=5/60` (requests per seconds). */
   RATE_LIMITS: z
@@ -106,6 +119,9 @@ export interface Config {
   serverSecret: string | undefined;
   /** From SERVER_SECRET_PREVIOUS; joined with the database's previous keys into the ring (api/platform/secret-ring.ts). */
   serverSecretPrevious: string[];
+  /** BOT_SIGNING_KEY and BOT_SIGNING_KEY_PREVIOUS: the crawler's signing keys (api/platform/signing/signing-keys.ts). */
+  botSigningKey: string | undefined;
+  botSigningKeyPrevious: string[];
   rateLimit: { store: "memory" | "database"; overrides: Record<string, { limit: number; windowSeconds: number }> };
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
@@ -187,6 +203,8 @@ export function loadConfig(env: Environment = process.env, root: string = proces
     database: { url: e.DATABASE_URL, authToken: e.DATABASE_AUTH_TOKEN, timeoutMs: e.DATABASE_TIMEOUT_MS },
     serverSecret: e.SERVER_SECRET,
     serverSecretPrevious: e.SERVER_SECRET_PREVIOUS,
+    botSigningKey: e.BOT_SIGNING_KEY,
+    botSigningKeyPrevious: e.BOT_SIGNING_KEY_PREVIOUS,
     rateLimit: { store: e.RATE_LIMIT_STORE, overrides },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -16,6 +16,7 @@ const main = defineCommand({
     entitlements: () => import("./admin/store.ts").then((module) => module.storeCommands.entitlements),
     outbox: () => import("./admin/outbox.ts").then((module) => module.outboxCommand),
     secret: () => import("./admin/secret.ts").then((module) => module.secretCommand),
+    "signing-key": () => import("./admin/signing-key.ts").then((module) => module.signingKeyCommand),
     backup: () => import("./admin/backup.ts").then((module) => module.backupCommand),
   },
 });

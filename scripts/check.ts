@@ -4,20 +4,25 @@ import { describeScore } from "../api/checks/engine/render-markdown.ts";
 import { type CheckProgress, runReadinessCheck } from "../api/checks/engine/run-check.ts";
 import { parseProfiles } from "../api/checks/engine/scoring.ts";
 import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/engine/settings.ts";
+import { sarifTool, toSarif } from "../api/checks/formats/sarif.ts";
 import { ConfigError, loadConfig } from "../api/config.ts";
+import { filePath } from "../api/db/database-path.ts";
+import { crawlerSigner } from "../api/platform/signing/request-signature.ts";
+import { loadSigningKeys } from "../api/platform/signing/signing-keys.ts";
 import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 import { BaselineError, compareWithBaseline, formatComparison, readBaseline } from "./check/baseline.ts";
 import { toJunit } from "./check/junit.ts";
 import { unreachableReason } from "./check/unreachable.ts";
 
-const USAGE = `Usage: npm run check -- <domain, host:port or URL> [--format text|json|junit] [--profile a,b]
+const USAGE = `Usage: npm run check -- <domain, host:port or URL> [--format text|json|junit|sarif] [--profile a,b]
                                        [--fail-under N] [--baseline old.json]
 
 Checks one site for agent readiness and prints what passes, what fails and how to fix it.
 
   <domain, host:port or URL>  example.com or example.com:8443 (checked over https), or a URL whose origin is checked
-  --format F         text (default); json, the full result (keep it as a later --baseline); or junit, JUnit XML
-                     for CI test reports. json and junit go to stdout, the progress to stderr
+  --format F         text (default); json, the full result (keep it as a later --baseline); junit, JUnit XML
+                     for CI test reports; or sarif, SARIF 2.1.0 for code-scanning dashboards (one rule per
+                     check, one result per fail or warn). json, junit and sarif go to stdout, the progress to stderr
   --json             the same as --format json
   --profile a,b      judge the site as these profiles instead of the inferred ones:
                      content, docs, api, agent, commerce, or all
@@ -33,7 +38,7 @@ Exit codes: 0 every gate holds; 1 the score is below --fail-under, or a regressi
 reach a verdict), the target was refused, or the arguments or the baseline are wrong.
 Private targets (tests, local work) must be listed in CHECKS_ALLOWED_TARGETS=host:port,...`;
 
-const FORMATS = ["text", "json", "junit"] as const;
+const FORMATS = ["text", "json", "junit", "sarif"] as const;
 type Format = (typeof FORMATS)[number];
 
 const STATUS_MARKS: Record<string, string> = {
@@ -109,14 +114,18 @@ async function main(argv: readonly string[]): Promise<number> {
   const log = (line: string): void => {
     (format === "text" ? process.stdout : process.stderr).write(`${line}\n`);
   };
+  const config = loadConfig();
+  // Signed like the service's own checks, with the same keys (beside the database, or BOT_SIGNING_KEY).
+  const signer = crawlerSigner(loadSigningKeys(filePath(config.database.url), config), config.siteUrl);
   const result = await runReadinessCheck({
     target,
-    settings: checkerSettingsFromConfig(loadConfig()),
+    settings: checkerSettingsFromConfig(config, signer),
     ...(profile === undefined ? {} : { profile }),
     onProgress: (event) => log(progressLine(event)),
   });
   if (format === "json") process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (format === "junit") process.stdout.write(toJunit(result));
+  else if (format === "sarif") process.stdout.write(`${JSON.stringify(toSarif(result, sarifTool(config)), null, 2)}\n`);
   else log(summary(result));
   const unreachable = unreachableReason(result);
   if (unreachable !== null) {

@@ -12,6 +12,7 @@ import { TargetNotAllowedError } from "./engine/fetch/address-guard.ts";
 import { renderMarkdownReport } from "./engine/render-markdown.ts";
 import { type RunReadinessCheckOptions, runReadinessCheck } from "./engine/run-check.ts";
 import type { CheckerSettings } from "./engine/settings.ts";
+import { type SarifLog, sarifTool, toSarif } from "./formats/sarif.ts";
 import { renderLockedMarkdown } from "./locked-report.ts";
 import { findStoredCodeHash, insertCreditCode, type Redemption, redeemCredit } from "./sql/credits.ts";
 import { findReport, insertReport, type StoredReport } from "./sql/reports.ts";
@@ -96,6 +97,13 @@ export class ChecksService {
     if (stored.unlocked_at !== null) return renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] });
     const offers = await this.#offers(stored.id);
     return renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)));
+  }
+
+  /** The report as a SARIF 2.1.0 log: in full once unlocked; before, only what the free summary shows. */
+  sarif(stored: StoredReport): SarifLog {
+    const tool = sarifTool(this.deps);
+    if (stored.unlocked_at !== null) return toSarif({ ...stored.summary, details: stored.details ?? [] }, tool);
+    return toSarif(stored.summary, { ...tool, unlockUrl: absolute(this.deps.docsUrl, reportPath(stored.id)) });
   }
 
   async #offers(id: string): Promise<NonNullable<CheckReport["unlock"]>> {

@@ -6,6 +6,8 @@ import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
+import { crawlerSigner } from "../platform/signing/request-signature.ts";
+import type { SigningKeyRing } from "../platform/signing/signing-keys.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
 import { checkerSettingsFromConfig } from "./engine/settings.ts";
 import { CheckFulfilment } from "./fulfilment.ts";
@@ -28,6 +30,8 @@ export interface CheckServicesDeps {
   db: () => Sql;
   now: () => Date;
   secrets: SecretRing;
+  /** The crawler's Web Bot Auth keys: every request a check sends is signed with the current one. */
+  signingKeys: SigningKeyRing;
   monitor: ServiceStateMonitor;
   payments: PaymentsGateway | null;
   lookup?: ChecksServiceDeps["lookup"];
@@ -40,6 +44,7 @@ export function createCheckServices({
   db,
   now,
   secrets,
+  signingKeys,
   monitor,
   payments,
   lookup,
@@ -48,7 +53,7 @@ export function createCheckServices({
   const checks = new ChecksService({
     db,
     now,
-    settings: checkerSettingsFromConfig(config),
+    settings: checkerSettingsFromConfig(config, crawlerSigner(signingKeys, config.siteUrl)),
     siteUrl: config.siteUrl,
     docsUrl: config.docsUrl,
     pricing,

@@ -1,11 +1,11 @@
 import { mkdirSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 import {
   BACKSTOP_CHECKPOINT_PAGES,
   type BackgroundCheckpoints,
   startBackgroundCheckpoints,
 } from "./background-checkpoints.ts";
+import { filePath } from "./database-path.ts";
 import { FileSql } from "./file-sql.ts";
 import { RemoteSql } from "./remote-sql.ts";
 import type { Sql } from "./sql.ts";
@@ -121,12 +121,6 @@ export class Database {
     this.#checkpoints = undefined;
     this.#client.close();
   }
-}
-
-function filePath(url: string): string | undefined {
-  if (!url.startsWith("file:")) return undefined;
-  const rest = url.slice("file:".length);
-  return rest.startsWith("//") ? fileURLToPath(url) : resolve(rest.split("?")[0] ?? rest);
 }
 
 function inodeOf(path: string): number | undefined {

@@ -17,13 +17,14 @@ import { z } from "zod";
 
 /**
  * The server secret's file beside an embedded database: `data/service.db` keeps it in
- * `data/service.secret.json`. Beside, not inside: a copy of the database (a backup, a support
- * bundle) then cannot sign download links or credit codes. A different name from the database's, so
- * a `service.db*` copy does not take it along.
+ * `data/service.secret.json` (and the crawler's signing keys, `kind` "signing-keys", in
+ * `data/service.signing-keys.json`). Beside, not inside: a copy of the database (a backup, a support
+ * bundle) then cannot sign download links, credit codes or requests. A different name from the
+ * database's, so a `service.db*` copy does not take it along.
  */
-export function secretFileFor(databasePath: string): string {
+export function secretFileFor(databasePath: string, kind = "secret"): string {
   const { dir, name } = parse(databasePath);
-  return join(dir, `${name}.secret.json`);
+  return join(dir, `${name}.${kind}.json`);
 }
 
 const StoredRingSchema = z.strictObject({
@@ -53,9 +54,7 @@ export function readSecretFile(file: string): StoredRing | null {
   }
   const parsed = StoredRingSchema.safeParse(json);
   if (!parsed.success)
-    throw new Error(
-      `${file} is not a server secret file ({"current": …, "previous": […]}); restore it from your backup`,
-    );
+    throw new Error(`${file} is not a key file ({"current": …, "previous": […]}); restore it from your backup`);
   return parsed.data;
 }
 
@@ -120,4 +119,33 @@ export async function withSecretFileLock<T>(file: string, task: () => T | Promis
     closeSync(fd);
     unlinkSync(lock);
   }
+}
+
+/** Keys without repeats, `except` (the current key) and empty places. */
+export const distinctKeys = (keys: readonly (string | null | undefined)[], except?: string): string[] => [
+  ...new Set(keys.filter((key): key is string => typeof key === "string" && key !== "" && key !== except)),
+];
+
+/**
+ * Stores `fresh` as the current key of the ring in `file` and moves the old current key to the front of the
+ * previous ones, under the file's lock (two rotations at once cannot lose a key). Answers how many previous keys
+ * the file now keeps.
+ */
+export function rotateKeyFile(file: string, fresh: string): Promise<number> {
+  return withSecretFileLock(file, () => {
+    const stored = readSecretFile(file);
+    const previous = stored ? distinctKeys([stored.current, ...stored.previous], fresh) : [];
+    replaceSecretFile(file, { current: fresh, previous });
+    return previous.length;
+  });
+}
+
+/** Drops the previous keys of the ring in `file`, under its lock; answers how many were dropped. */
+export function retirePreviousKeys(file: string): Promise<number> {
+  return withSecretFileLock(file, () => {
+    const stored = readSecretFile(file);
+    if (!stored || stored.previous.length === 0) return 0;
+    replaceSecretFile(file, { ...stored, previous: [] });
+    return stored.previous.length;
+  });
 }

@@ -4,8 +4,11 @@ import { ConfigError } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
 import {
   createSecretFile,
+  distinctKeys as distinct,
   readSecretFile,
   replaceSecretFile,
+  retirePreviousKeys,
+  rotateKeyFile,
   type StoredRing,
   secretFileFor,
   withSecretFileLock,
@@ -90,10 +93,6 @@ function parseOrUndefined(text: string): unknown {
 const forgetLegacySecrets = (client: Sql) =>
   client.execute({ sql: "DELETE FROM settings WHERE key IN (?, ?)", args: [LEGACY_CURRENT, LEGACY_PREVIOUS] });
 
-const distinct = (keys: readonly (string | null)[], except?: string): string[] => [
-  ...new Set(keys.filter((key): key is string => key !== null && key !== except)),
-];
-
 /**
  * Moves a ring kept in the database into the file, keeping every key (what it signed still
  * verifies), then deletes it from the database. The file is written first: a crash in between
@@ -173,12 +172,7 @@ export async function rotateStoredSecret(home: SecretHome & { path: string }): P
   const file = secretFileFor(home.path);
   const legacy = await readLegacySecrets(home.client);
   if (legacy) await migrateLegacySecrets(home, file, legacy);
-  return withSecretFileLock(file, () => {
-    const stored = readSecretFile(file);
-    const previous = stored ? distinct([stored.current, ...stored.previous]) : [];
-    replaceSecretFile(file, { current: newServerSecret(), previous });
-    return { file, previousKept: previous.length };
-  });
+  return { file, previousKept: await rotateKeyFile(file, newServerSecret()) };
 }
 
 /**
@@ -194,10 +188,5 @@ export async function retireStoredPreviousSecrets(home: SecretHome): Promise<num
   }
   const file = secretFileFor(home.path);
   if (legacy) await migrateLegacySecrets(home, file, legacy);
-  return withSecretFileLock(file, () => {
-    const stored = readSecretFile(file);
-    if (!stored || stored.previous.length === 0) return 0;
-    replaceSecretFile(file, { ...stored, previous: [] });
-    return stored.previous.length;
-  });
+  return retirePreviousKeys(file);
 }

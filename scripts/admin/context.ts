@@ -14,20 +14,27 @@ export interface AdminContext {
  * Opens the database named by DATABASE_URL (applying migrations), runs `task`, closes it. A
  * mistake staff can fix (a bad argument, bad configuration) prints one line and exits 1.
  */
-export async function withDatabase(task: (context: AdminContext) => Promise<void>): Promise<void> {
-  let database: Database | undefined;
+export function withDatabase(task: (context: AdminContext) => Promise<void>): Promise<void> {
+  return withConfig(async (config) => {
+    const database = new Database(config.database);
+    try {
+      await database.configure();
+      await migrate(database.client);
+      await task({ config, client: database.client, database });
+    } finally {
+      database.close();
+    }
+  });
+}
+
+/** Runs `task` with the parsed configuration; a mistake staff can fix (a bad argument, bad configuration) prints one line and exits 1. */
+export async function withConfig(task: (config: Config) => Promise<void> | void): Promise<void> {
   try {
-    const config = loadConfig();
-    database = new Database(config.database);
-    await database.configure();
-    await migrate(database.client);
-    await task({ config, client: database.client, database });
+    await task(loadConfig());
   } catch (error) {
     if (!(error instanceof AdminError || error instanceof ConfigError)) throw error;
     console.error(error.message);
     process.exitCode = 1;
-  } finally {
-    database?.close();
   }
 }
 

@@ -46,7 +46,8 @@ export const creditsCommand = defineCommand({
           const service = new ChecksService({
             db: () => client,
             now: () => new Date(),
-            settings: checkerSettingsFromConfig(config),
+            // Issuing a code runs no check, so nothing is signed.
+            settings: checkerSettingsFromConfig(config, null),
             siteUrl: config.siteUrl,
             docsUrl: config.docsUrl,
             pricing: content.pricing.checks,

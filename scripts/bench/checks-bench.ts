@@ -4,6 +4,8 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runReadinessCheck } from "../../api/checks/engine/run-check.ts";
 import { defineCheckerSettings } from "../../api/checks/engine/settings.ts";
+import { ed25519KeyFromSeed, newEd25519Seed } from "../../api/platform/signing/jwk.ts";
+import { crawlerSigner } from "../../api/platform/signing/request-signature.ts";
 import { listCorpusSites, startCorpusSite } from "../../test/fixtures/sites/corpus.ts";
 import { noInternet } from "../../test/fixtures/sites/corpus-run.ts";
 
@@ -81,9 +83,13 @@ function median(values: readonly number[]): number {
 /** Times full readiness checks of corpus sites on loopback: the well-prepared one alone and 20 at once, the hostile one. */
 export async function benchChecks(): Promise<ChecksBenchResult> {
   const sites = await startFixtureProcess();
+  const siteUrl = "https://agent-ready.test";
+  // Signed as the service signs, with a key made for the run: signing is part of what a check costs.
+  const ring = { current: ed25519KeyFromSeed(newEd25519Seed()), previous: [] };
   const settings = defineCheckerSettings({
     allowedTargets: [sites.exemplary.hostPort, sites.hostile.hostPort],
-    siteUrl: "https://agent-ready.test",
+    siteUrl,
+    signer: crawlerSigner(ring, siteUrl),
   });
   const check = (site: FixtureAddress) => runReadinessCheck({ target: site.origin, settings, lookup: noInternet });
   try {

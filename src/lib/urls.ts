@@ -22,6 +22,8 @@ export const paths = {
   problem: (code: string) => `/problems/${code}`,
   schema: (name: string) => `/schemas/${name}.json`,
   skill: (slug: string) => `/.well-known/agent-skills/${slug}/SKILL.md`,
+  /** The crawler's Web Bot Auth key directory (draft-ietf-webbotauth-httpsig-protocol-01 §8.1). */
+  keyDirectory: () => "/.well-known/http-message-signatures-directory",
 } as const;
 
 /** Joins a base URL (no trailing slash) and a site path. */

@@ -48,5 +48,9 @@ describe("the service checked by its own readiness checker", () => {
     expect(report.score.percent).toBe(100);
     expect(report.requests).toBeLessThanOrEqual(60);
     expect(report.profile.applied).toEqual(expect.arrayContaining(["docs", "api", "agent"]));
+    // Our own key directory passes our own Web Bot Auth check, its possession proof verified (not merely present).
+    const webBotAuth = report.findings.find((finding) => finding.id === "policy.webbotauth");
+    expect(webBotAuth?.status).toBe("pass");
+    expect(webBotAuth?.message).toMatch(/1 usable key\(s\), 1 with a verified possession proof/);
   });
 });

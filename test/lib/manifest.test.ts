@@ -35,10 +35,12 @@ describe("the route manifest", () => {
       .map(([url]) => url)
       .sort();
     // The AI catalog and the MCP card follow the `mcp` switch; the card is the same document at three addresses.
-    // The product index offers a checkout address only while a checkout can start.
+    // The product index offers a checkout address only while a checkout can start. The Web Bot Auth key
+    // directory publishes the running service's keys, with a proof signed per response.
     expect(live).toEqual([
       "/.well-known/ai-catalog.json",
       "/.well-known/ard.json",
+      "/.well-known/http-message-signatures-directory",
       "/.well-known/mcp.json",
       "/.well-known/mcp/server-card.json",
       "/.well-known/service-state.json",

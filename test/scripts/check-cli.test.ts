@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -6,11 +7,15 @@ import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_SUITE } from "../../api/checks/engine/suite/registry.ts";
+import type { SarifLog } from "../../api/checks/formats/sarif.ts";
+import { loadSigningKeys } from "../../api/platform/signing/signing-keys.ts";
 import { ReadinessResultSchema } from "../../src/schemas/report.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import { startBareSite } from "../fixtures/sites/bare.ts";
-import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { type FixtureSite, startFixtureSite } from "../fixtures/sites/serve.ts";
 import { page, type StaticDocument, startStaticSite } from "../fixtures/sites/static-site.ts";
+import { verifyEd25519 } from "../helpers/rfc9421.ts";
+import { sarifSchemaErrors } from "../helpers/sarif.ts";
 
 function runCli(
   args: readonly string[],
@@ -18,7 +23,8 @@ function runCli(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/check.ts", ...args], {
-      env: { ...process.env, NODE_ENV: "test", ...env },
+      // The CLI signs with the keys beside DATABASE_URL's file: a temporary one, not the worktree's data/.
+      env: { ...process.env, NODE_ENV: "test", DATABASE_URL: `file:${join(keysDir, "service.db")}`, ...env },
     });
     let stdout = "";
     let stderr = "";
@@ -27,6 +33,9 @@ function runCli(
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+const keysDir = mkdtempSync(join(tmpdir(), "check-cli-"));
+afterAll(() => rm(keysDir, { recursive: true, force: true }));
 
 // Each test spawns the CLI (tsx compiles it first): seconds when the machine is quiet, far more on a busy one.
 const CLI_TESTS = { timeout: 90_000 };
@@ -71,6 +80,27 @@ describe("npm run check", CLI_TESTS, () => {
     expect(usage.stderr).toMatch(/^Usage: npm run check/);
   });
 
+  it("signs every request with the crawler's key kept beside DATABASE_URL's file, verifiable independently", async () => {
+    const received: Array<{ method: string; url: string; headers: Record<string, string> }> = [];
+    const signed = await startFixtureSite((request, response, origin) => {
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+      received.push({ method: request.method ?? "GET", url: `${origin}${request.url ?? "/"}`, headers });
+      response.writeHead(request.url === "/" ? 200 : 404, { "content-type": "text/html" }).end("<h1>Hello</h1>");
+    });
+    try {
+      const { code } = await runCli([signed.origin], { CHECKS_ALLOWED_TARGETS: signed.hostPort });
+      expect(code).not.toBe(2);
+      const keys = loadSigningKeys(join(keysDir, "service.db"), {
+        botSigningKey: undefined,
+        botSigningKeyPrevious: [],
+      });
+      expect(received.length).toBeGreaterThan(5);
+      for (const request of received) verifyEd25519({ request }, "sig1", keys.current.publicJwk);
+    } finally {
+      await signed.close();
+    }
+  });
+
   it("exits 2 with the reason when the target is private and not allow-listed", async () => {
     const { code, stderr } = await runCli([site.origin]);
     expect(code).toBe(2);
@@ -107,6 +137,19 @@ describe("npm run check in CI", CLI_TESTS, () => {
     expect(suite.testcase).toContainEqual(
       expect.objectContaining({ name: expect.stringMatching(/^llms\.exists: /), failure: expect.anything() }),
     );
+    expect(stderr).toMatch(/PASS {2}robots\.exists/);
+  });
+
+  it("writes SARIF 2.1.0 valid against the official schema with --format sarif, and its progress to stderr", async () => {
+    const { code, stdout, stderr } = await runCli([site.origin, "--format", "sarif"], {
+      CHECKS_ALLOWED_TARGETS: site.hostPort,
+    });
+    expect(code).toBe(0);
+    const log = JSON.parse(stdout) as SarifLog;
+    expect(sarifSchemaErrors(log)).toEqual([]);
+    expect(log.runs[0].tool.driver.rules).toHaveLength(CHECK_SUITE.length);
+    expect(log.runs[0].results.map((result) => result.ruleId)).toContain("llms.exists");
+    expect(log.runs[0].results.find((result) => result.ruleId === "llms.exists")?.level).toBe("error");
     expect(stderr).toMatch(/PASS {2}robots\.exists/);
   });
 

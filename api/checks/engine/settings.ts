@@ -1,3 +1,5 @@
+import type { RequestSigner } from "../../platform/signing/request-signature.ts";
+
 /** Raised when the checker is configured in a way that would weaken its SSRF guard. */
 export class CheckerConfigurationError extends Error {
   override name = "CheckerConfigurationError";
@@ -45,6 +47,8 @@ export interface CheckerSettings {
   allowedTargets: readonly AllowedTarget[];
   userAgent: string;
   limits: CheckerLimits;
+  /** Signs every request the scan sends (Web Bot Auth), so site owners can verify and allow the crawler; `null` only in tests not about signing. */
+  signer: RequestSigner | null;
 }
 
 export interface CheckerSettingsInput {
@@ -54,12 +58,13 @@ export interface CheckerSettingsInput {
   /** The service's public URL, named in the User-Agent so site owners can find out who is asking. */
   siteUrl?: string;
   limits?: Partial<CheckerLimits>;
+  signer?: RequestSigner | null;
 }
 
 const DEFAULT_SITE_URL = "http://127.0.0.1:4321";
 
 export function checkerUserAgent(siteUrl: string): string {
-  return `AgentReadyBot/1.0 (+${siteUrl.replace(/\/+$/, "")}/docs/checks)`;
+  return `AgentReadyBot/1.0 (+${siteUrl.replace(/\/+$/, "")}/docs/checks/crawler)`;
 }
 
 /** Builds settings from explicit values; refuses an allowance for private targets in production. */
@@ -76,6 +81,7 @@ export function defineCheckerSettings(input: CheckerSettingsInput = {}): Checker
     allowedTargets,
     userAgent: checkerUserAgent(input.siteUrl ?? DEFAULT_SITE_URL),
     limits: { ...DEFAULT_CHECKER_LIMITS, ...input.limits },
+    signer: input.signer ?? null,
   };
 }
 
@@ -115,14 +121,18 @@ export function effectivePort(url: URL): number {
 }
 
 /** The checker's settings from the service's parsed configuration (api/config.ts). */
-export function checkerSettingsFromConfig(config: {
-  env: string;
-  checksAllowedTargets: readonly string[];
-  siteUrl: string;
-}): CheckerSettings {
+export function checkerSettingsFromConfig(
+  config: {
+    env: string;
+    checksAllowedTargets: readonly string[];
+    siteUrl: string;
+  },
+  signer: RequestSigner | null,
+): CheckerSettings {
   return defineCheckerSettings({
     production: config.env === "production",
     allowedTargets: config.checksAllowedTargets,
     siteUrl: config.siteUrl,
+    signer,
   });
 }

@@ -24,3 +24,13 @@ export function prefersMarkdown(accept: string | null): boolean {
   const markdown = Math.max(qualityOf(accept, "text/markdown"), qualityOf(accept, "text/x-markdown"));
   return markdown > 0 && markdown >= qualityOf(accept, "text/html");
 }
+
+/**
+ * True when the client names `type` and asks for it at least as much as for plain JSON: `Accept: application/sarif+json`,
+ * or `application/sarif+json, application/json;q=0.5`. A `*\/*` alone keeps JSON, the default representation.
+ */
+export function prefersJsonVariant(accept: string | null, type: string): boolean {
+  if (!accept?.toLowerCase().includes(type)) return false;
+  const wanted = qualityOf(accept, type);
+  return wanted > 0 && wanted >= qualityOf(accept, "application/json");
+}

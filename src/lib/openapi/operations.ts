@@ -102,6 +102,15 @@ function rateLimitHeaders(operation: Operation): Json {
     : {};
 }
 
+/** Alternate representations that are not text: described here, since their schemas are not ours to publish. */
+const ALTERNATE_SCHEMAS: Record<string, Json> = {
+  "application/sarif+json": {
+    type: "object",
+    description:
+      "A SARIF 2.1.0 log (https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json): one rule per check, one result per fail or warn. A locked report gives only its free summary: no remediation, and results located at the site's origin.",
+  },
+};
+
 function successBody(operation: Operation): Json {
   const type = operation.responseType ?? "application/json";
   let schema: Json;
@@ -111,7 +120,8 @@ function successBody(operation: Operation): Json {
     schema = { description: "The purchased file, served with its own media type." };
   else schema = { type: "object" };
   const content: Json = { [type]: { schema } };
-  for (const alternate of operation.alternateTypes ?? []) content[alternate] = { schema: { type: "string" } };
+  for (const alternate of operation.alternateTypes ?? [])
+    content[alternate] = { schema: ALTERNATE_SCHEMAS[alternate] ?? { type: "string" } };
   return content;
 }
 

@@ -26,6 +26,7 @@ export const TYPES = {
   openapi: "application/vnd.oai.openapi+json",
   mcpCard: "application/mcp-server-card+json",
   aiCatalog: "application/ai-catalog+json",
+  keyDirectory: "application/http-message-signatures-directory+json",
 } as const;
 
 /** One file the build writes and the server (or a CDN) answers at `url`. */

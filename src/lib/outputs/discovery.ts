@@ -41,6 +41,8 @@ export function discoveryArtifacts(ctx: BuildContext, extras: { openapi: boolean
       TYPES.linkset,
     ),
     jsonArtifact("/api/v1", apiRootDocument(ctx), "discovery"),
+    // The keys are the running service's (a file beside its database, or BOT_SIGNING_KEY): the server answers.
+    live(jsonArtifact(paths.keyDirectory(), { keys: [] }, "live", TYPES.keyDirectory)),
   ];
   for (const [name, schema] of schemas)
     artifacts.push(jsonArtifact(paths.schema(name), schema, "discovery", TYPES.schema));

@@ -30,7 +30,7 @@ export const CHECK_OPERATIONS = [
     docs: "/docs/checks",
     static: false,
     response: "check-report",
-    alternateTypes: ["text/markdown"],
+    alternateTypes: ["text/markdown", "application/sarif+json"],
   },
   {
     id: "checkoutCheck",

@@ -1,3 +1,5 @@
+import { TYPES } from "../../../../src/lib/outputs/artifact.ts";
+import { paths } from "../../../../src/lib/urls.ts";
 import {
   ACCEPT_JSON,
   type DocumentContext,
@@ -28,14 +30,10 @@ export async function loadSkillsIndex(context: DocumentContext): Promise<JsonDoc
   return { ...withJson(document), legacyPath: document.url.includes("/.well-known/skills/") };
 }
 
-export const WEB_BOT_AUTH_MEDIA_TYPE = "application/http-message-signatures-directory+json";
+export const WEB_BOT_AUTH_MEDIA_TYPE = TYPES.keyDirectory;
 
 export function loadWebBotAuthDirectory(context: DocumentContext): Promise<JsonDocument> {
-  return fetchJsonDocument(
-    context,
-    pathUrl(context, "/.well-known/http-message-signatures-directory"),
-    WEB_BOT_AUTH_MEDIA_TYPE,
-  );
+  return fetchJsonDocument(context, pathUrl(context, paths.keyDirectory()), WEB_BOT_AUTH_MEDIA_TYPE);
 }
 
 export function loadProtectedResourceMetadata(context: DocumentContext): Promise<JsonDocument> {

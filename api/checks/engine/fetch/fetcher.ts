@@ -243,7 +243,9 @@ export class ScanFetcher {
       }
       this.sent += 1;
       spending.onSent?.();
-      return await exchange({ method, href, headers, body }, this.exchangeOptions);
+      // Each hop is signed for its own authority and path (Web Bot Auth); the cache and the evidence keep the unsigned headers.
+      const sent = this.settings.signer === null ? headers : await this.settings.signer({ method, url: href, headers });
+      return await exchange({ method, href, headers: sent, body }, this.exchangeOptions);
     } catch (error) {
       if (error instanceof ScanFetchError && error.kind === "rate-limited") this.stopped = error;
       throw error;

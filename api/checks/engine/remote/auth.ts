@@ -18,19 +18,3 @@ export const ProtectedResourceMetadataSchema = z.object({
   bearer_methods_supported: z.array(z.string()).optional(),
   resource_documentation: z.string().optional(),
 });
-
-/** A JWKS as Web Bot Auth publishes it (draft-meunier-webbotauth-httpsig-protocol): Ed25519 OKP keys. */
-export const WebBotAuthDirectorySchema = z.object({
-  keys: z
-    .array(
-      z.object({
-        kty: z.literal("OKP"),
-        crv: z.literal("Ed25519"),
-        x: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be 32 bytes of base64url"),
-        kid: z.string().optional(),
-        nbf: z.number().optional(),
-        exp: z.number().optional(),
-      }),
-    )
-    .min(1),
-});

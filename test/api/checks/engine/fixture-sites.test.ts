@@ -98,7 +98,7 @@ describe("the agent-ready fixture", () => {
   it("names itself in the User-Agent of every request", () => {
     expect(
       site.requests.every((request) =>
-        request.userAgent.includes("AgentReadyBot/1.0 (+https://agent-ready.test/docs/checks)"),
+        request.userAgent.includes("AgentReadyBot/1.0 (+https://agent-ready.test/docs/checks/crawler)"),
       ),
     ).toBe(true);
     expect(

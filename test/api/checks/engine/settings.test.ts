@@ -8,7 +8,7 @@ import {
 import { ConfigError, loadConfig } from "../../../../api/config.ts";
 
 /** The checker's settings as the service and the CLIs build them: from the parsed environment. */
-const checkerSettingsFromEnv = (env: Record<string, string>) => checkerSettingsFromConfig(loadConfig(env));
+const checkerSettingsFromEnv = (env: Record<string, string>) => checkerSettingsFromConfig(loadConfig(env), null);
 
 describe("the checker's settings from the environment", () => {
   it("reads the comma-separated allowance and names the site in the User-Agent", () => {
@@ -22,7 +22,7 @@ describe("the checker's settings from the environment", () => {
       { host: "[::1]", port: 8080 },
       { host: "localhost", port: null },
     ]);
-    expect(settings.userAgent).toBe("AgentReadyBot/1.0 (+https://agent-ready.example/docs/checks)");
+    expect(settings.userAgent).toBe("AgentReadyBot/1.0 (+https://agent-ready.example/docs/checks/crawler)");
     expect(settings.production).toBe(false);
     expect(settings.limits).toEqual(DEFAULT_CHECKER_LIMITS);
   });

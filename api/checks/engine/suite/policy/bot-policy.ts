@@ -1,13 +1,9 @@
-import { createHash } from "node:crypto";
-import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
-import { loadWebBotAuthDirectory, WEB_BOT_AUTH_MEDIA_TYPE } from "../../documents/agent-docs.ts";
-import { absence, describeState } from "../../documents/document.ts";
+import { defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
+import { describeState } from "../../documents/document.ts";
 import { loadRobots } from "../../documents/site.ts";
-import { describeIssues } from "../../parse/json.ts";
-import { mediaTypeOf } from "../../parse/media-type.ts";
 import { isAllowed, namesAgent, type Robots } from "../../parse/robots.ts";
-import { WebBotAuthDirectorySchema } from "../../remote/auth.ts";
 import { advertisesAgentSurfaces } from "../../site-facts.ts";
+import { webBotAuth } from "./web-bot-auth.ts";
 
 /** A sample per class from ai-robots-txt/ai.robots.txt (robots.json, 2026-08-22). */
 const AI_AGENTS = {
@@ -112,52 +108,6 @@ export const contentSignals = defineCheck({
         `Content-Signal sets only ${[...keys].join(", ")}; missing ${[...SIGNAL_KEYS].filter((key) => !keys.has(key)).join(", ")}`,
       );
     return pass(`Content-Signal sets search, ai-input and ai-train (${all[0] ?? ""})`);
-  },
-});
-
-/** RFC 7638 thumbprint of an Ed25519 OKP key: SHA-256 over the required members in lexicographic order. */
-function okpThumbprint(x: string): string {
-  return createHash("sha256")
-    .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
-    .digest("base64url");
-}
-
-export const webBotAuth = defineCheck({
-  id: "policy.webbotauth",
-  requests: "`/.well-known/http-message-signatures-directory`",
-  passes: "if present: a valid Ed25519 key directory, not expired",
-  title: "Web Bot Auth key directory (if the site runs an agent)",
-  category: "bot-policy",
-  severity: "info",
-  maturity: "draft",
-  profiles: ["agent"],
-  remediation:
-    "If your agents sign requests, publish their Ed25519 keys at /.well-known/http-message-signatures-directory as a JWKS with the directory media type, kid = JWK thumbprint.",
-  prompt:
-    'Publish /.well-known/http-message-signatures-directory with Content-Type application/http-message-signatures-directory+json: {"keys":[{"kty":"OKP","crv":"Ed25519","x":…,"kid":<RFC 7638 thumbprint>,"nbf":…,"exp":…}]}.',
-  specUrls: [
-    "https://datatracker.ietf.org/doc/draft-meunier-web-bot-auth-architecture/",
-    "https://www.rfc-editor.org/rfc/rfc7638",
-  ],
-  async run(context) {
-    const document = await loadWebBotAuthDirectory(context);
-    const absent = absence(document, "key directory (only needed if the site operates a signing agent)");
-    if (absent !== null) return notApplicable(absent);
-    if (document.state !== "found" || document.json === null) return fail(describeState(document, "the key directory"));
-    if (!document.json.ok) return fail(`the key directory is not JSON: ${document.json.error}`);
-    const parsed = WebBotAuthDirectorySchema.safeParse(document.json.value);
-    if (!parsed.success) return fail(`the key directory is not an Ed25519 JWKS: ${describeIssues(parsed.error)}`);
-    const nowSeconds = context.now.getTime() / 1000;
-    const expired = parsed.data.keys.filter((key) => key.exp !== undefined && key.exp < nowSeconds);
-    if (expired.length === parsed.data.keys.length) return fail("every key in the directory has expired");
-    const cautions: string[] = [];
-    if (mediaTypeOf(document.response) !== WEB_BOT_AUTH_MEDIA_TYPE)
-      cautions.push(`served as ${mediaTypeOf(document.response) || "no Content-Type"}, not ${WEB_BOT_AUTH_MEDIA_TYPE}`);
-    if (parsed.data.keys.some((key) => key.kid !== undefined && key.kid !== okpThumbprint(key.x)))
-      cautions.push("a kid is not the key's JWK thumbprint");
-    if (expired.length > 0) cautions.push(`${expired.length} expired key(s) still listed`);
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`${parsed.data.keys.length} valid Ed25519 key(s)`);
   },
 });
 

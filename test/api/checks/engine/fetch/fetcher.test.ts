@@ -165,6 +165,6 @@ describe("ScanFetcher", () => {
 
   it("sends its own User-Agent", async () => {
     await fetcherFor().fetch({ url: `${site.origin}/ua` });
-    expect(site.requests.at(-1)?.userAgent).toBe("AgentReadyBot/1.0 (+https://agent-ready.test/docs/checks)");
+    expect(site.requests.at(-1)?.userAgent).toBe("AgentReadyBot/1.0 (+https://agent-ready.test/docs/checks/crawler)");
   });
 });
