@@ -63,7 +63,7 @@ export class Database {
   #open(): Sql {
     const client = this.path
       ? new FileSql(this.path, this.settings.timeoutMs)
-      : new RemoteSql(this.settings.url, this.settings.authToken);
+      : new RemoteSql(this.settings.url, this.settings.authToken, this.settings.timeoutMs);
     this.#inode = this.path ? inodeOf(this.path) : undefined;
     return client;
   }

@@ -1,5 +1,5 @@
 import Database from "libsql";
-import { backoffDelay, isBusyError, LOCK_BACKOFF, retryUntil } from "./lock-wait.ts";
+import { backoffDelay, isBusyError, LOCK_BACKOFF, retryUntil, whileBusy } from "./lock-wait.ts";
 import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
 
 type Connection = InstanceType<typeof Database>;
@@ -76,7 +76,7 @@ export class FileSql implements Sql {
       return step();
     } catch (error) {
       if (!isBusyError(error)) throw error;
-      return retryUntil(step, isBusyError, Date.now() + this.timeoutMs);
+      return retryUntil(step, whileBusy, Date.now() + this.timeoutMs);
     }
   }
 

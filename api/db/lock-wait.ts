@@ -36,23 +36,26 @@ export function backoffDelay(backoff: Backoff, attempt: number): number {
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs `attempt` until it does not fail with an error `retryable` accepts, waiting between attempts,
- * and gives up with the last error once `deadline` (epoch ms) has passed. The first attempt is made
- * at once: a database that is not busy costs nothing more than the call.
+ * Runs `attempt` until it succeeds, waiting between attempts as `retry` says for the error it failed
+ * with (`null`: give up at once), and gives up with the last error once `deadline` (epoch ms) has
+ * passed. The first attempt is made at once: a database that is not busy costs nothing more.
  */
 export async function retryUntil<T>(
   attempt: () => T | Promise<T>,
-  retryable: (error: unknown) => boolean,
+  retry: (error: unknown) => Backoff | null,
   deadline: number,
-  backoff: Backoff = LOCK_BACKOFF,
 ): Promise<T> {
   for (let tries = 0; ; tries++) {
     try {
       return await attempt();
     } catch (error) {
+      const backoff = retry(error);
       const left = deadline - Date.now();
-      if (!retryable(error) || left <= 0) throw error;
+      if (!backoff || left <= 0) throw error;
       await sleep(Math.min(left, backoffDelay(backoff, tries)));
     }
   }
 }
+
+/** Retries only while the database is locked, with the lock backoff. */
+export const whileBusy = (error: unknown): Backoff | null => (isBusyError(error) ? LOCK_BACKOFF : null);

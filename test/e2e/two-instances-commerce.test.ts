@@ -5,7 +5,7 @@ import { type Client, createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { runAdmin } from "../helpers/admin-cli.ts";
-import { freePort } from "../helpers/free-port.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 import { type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
-import { freePort } from "../helpers/free-port.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let first: RunningServer;
