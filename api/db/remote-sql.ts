@@ -18,7 +18,14 @@ function toResult(result: { rows: readonly unknown[]; rowsAffected: number; colu
 }
 
 /** Failures where the request never reached the server: nothing ran, so anything may be sent again. */
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 /** Failures after the request may have reached the server: a write may have committed. */
 const MAYBE_SENT = new Set([
   "ECONNRESET",

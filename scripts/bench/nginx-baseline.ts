@@ -1,19 +1,9 @@
 // The second baseline for static files: nginx serving the same bytes from disk, one worker process
 // (the embedded server is one Node process), its default access log on, as a CDN origin would run.
 // nginx comes from Debian (`nginx-light`); the bench installs it when it is missing and it may.
-import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { canInstallDebianPackages, installDebianPackage } from "../lib/debian-package.ts";
 import { type Started, startCommand } from "./lib/processes.ts";
-
-const NGINX = "/usr/sbin/nginx";
-
-/** The nginx binary, installed from Debian (`nginx-light`) when missing and this process may; null otherwise. */
-export function nginxBinary(): string | null {
-  if (!existsSync(NGINX) && canInstallDebianPackages()) installDebianPackage("nginx-light");
-  return existsSync(NGINX) ? NGINX : null;
-}
 
 /**
  * nginx on `port`, answering `urlPath` with the file `body` as `contentType`. Everything it writes

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { compareWithBaseline } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
 import { type BenchSection, fmt } from "./lib/report.ts";
-import { nginxBinary, startNginx } from "./nginx-baseline.ts";
+import { nginxBinary } from "../lib/static-front.ts";
+import { startNginx } from "./nginx-baseline.ts";
 
 const OF_BARE = 0.85;
 /**

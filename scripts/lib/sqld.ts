@@ -52,7 +52,9 @@ export function sqldBinary(): string {
  * Starts sqld on a free loopback port (or `port`) with its data in `dataDir` (default: a new temp
  * directory), and waits until `GET /health` answers.
  */
-export async function startSqld(options: { port?: number; dataDir?: string; quiet?: boolean } = {}): Promise<RunningSqld> {
+export async function startSqld(
+  options: { port?: number; dataDir?: string; quiet?: boolean } = {},
+): Promise<RunningSqld> {
   const binary = sqldBinary();
   const port = options.port ?? (await freePort());
   const ownDir = options.dataDir === undefined;
