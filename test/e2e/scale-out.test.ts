@@ -45,8 +45,11 @@ const overBoth = <T>(count: number, task: (server: RunningServer, index: number)
   Promise.all(Array.from({ length: count }, (_, index) => task(index % 2 === 0 ? first : second, index)));
 const count = async (sql: string, args: (string | number)[] = []) =>
   Number((await stack.db.execute({ sql, args })).rows[0]?.n ?? 0);
-const tally = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }), {});
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
 
 async function register(server: RunningServer): Promise<{ token: string; agent_id: string }> {
   const response = await post(server, "/api/v1/agents/register", {

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
+import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let first: RunningServer;

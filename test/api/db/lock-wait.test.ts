@@ -107,9 +107,11 @@ describe("the embedded driver while another connection holds the write lock", ()
     await released;
     expect(stallMs).toBeLessThan(300);
     expect(result.status).toBe("fulfilled");
-    expect(
-      (await sql.execute("SELECT text FROM notes ORDER BY text")).rows.map((row) => row.text).sort(),
-    ).toEqual(["batch", "before", "transaction"]);
+    expect((await sql.execute("SELECT text FROM notes ORDER BY text")).rows.map((row) => row.text).sort()).toEqual([
+      "batch",
+      "before",
+      "transaction",
+    ]);
     sql.close();
   });
 });
