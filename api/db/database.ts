@@ -7,7 +7,7 @@ import {
   startBackgroundCheckpoints,
 } from "./background-checkpoints.ts";
 import { FileSql } from "./file-sql.ts";
-import { RemoteSql } from "./remote-sql.ts";
+import { classifyRemoteFailure, RemoteSql } from "./remote-sql.ts";
 import type { Sql } from "./sql.ts";
 
 export interface DatabaseSettings {
@@ -36,6 +36,8 @@ export function isUnavailableError(error: unknown): boolean {
   const { code, extendedCode } = error as Error & { code?: string; extendedCode?: string };
   if (code && UNAVAILABLE_CODES.has(code)) return true;
   if (extendedCode && [...UNAVAILABLE_CODES].some((prefix) => extendedCode.startsWith(prefix))) return true;
+  // A libSQL server that cannot be reached, dropped the connection, or did not answer in time.
+  if (classifyRemoteFailure(error) !== "other") return true;
   return /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|fetch failed/.test(error.message);
 }
 
