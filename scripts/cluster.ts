@@ -20,7 +20,8 @@ const DATA_DIR = resolve("data/cluster");
 function serverSecret(): string {
   if (process.env.SERVER_SECRET) return process.env.SERVER_SECRET;
   const file = join(DATA_DIR, "server.secret.json");
-  const ring = readSecretFile(file) ?? createSecretFile(file, { current: randomBytes(32).toString("base64url"), previous: [] });
+  const ring =
+    readSecretFile(file) ?? createSecretFile(file, { current: randomBytes(32).toString("base64url"), previous: [] });
   return ring.current;
 }
 
@@ -94,7 +95,10 @@ const command = defineCommand({
           "",
           `The cluster is up: open ${siteUrl} (nginx: the build's files, everything else round-robin to the instances).`,
           `  sqld        ${sqld.url}  data ${sqld.dataDir}  (--use-custom-wal libsql-wal)`,
-          ...started.map((instance, index) => `  instance ${index + 1}  ${instance.url}  log ${join(DATA_DIR, "logs", `instance-${index + 1}.log`)}`),
+          ...started.map(
+            (instance, index) =>
+              `  instance ${index + 1}  ${instance.url}  log ${join(DATA_DIR, "logs", `instance-${index + 1}.log`)}`,
+          ),
           `  nginx       ${front.configFile}  logs ${join(DATA_DIR, "nginx")}`,
           `Staff commands against it: DATABASE_URL=${sqld.url} SERVER_SECRET=… npm run admin -- <command>`,
           "Ctrl-C stops everything.",

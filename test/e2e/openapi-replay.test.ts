@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleSurveyAnswer } from "../../scripts/lib/sample-survey.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { surveyBody } from "../helpers/agents.ts";
 import { type DocumentedOperation, type Json, operationsOf, ResponseChecker } from "../helpers/openapi.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
@@ -152,7 +152,7 @@ async function plans(): Promise<Record<string, Replay>> {
         consent_version,
       },
     },
-    answerAgentSurvey: { headers: auth, body: surveyBody() },
+    answerAgentSurvey: { headers: auth, body: sampleSurveyAnswer() },
     getAgentStanding: { headers: auth },
     joinWaitlist: { body: { email: "person@example.com", consent: true, consent_version } },
     callMcp: {

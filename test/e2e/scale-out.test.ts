@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleSurveyAnswer } from "../../scripts/lib/sample-survey.ts";
 import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { runAdmin } from "../helpers/admin-cli.ts";
-import { PRIVACY_VERSION, surveyBody, validEntry } from "../helpers/agents.ts";
+import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
 import { type ScaleOut, startScaleOut } from "../helpers/scale-out.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
 import { type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
@@ -67,7 +68,7 @@ describe("two instances on one sqld", () => {
     const auth = { authorization: `Bearer ${agent.token}` };
     const entries = await overBoth(32, (server) => post(server, "/api/v1/agents/waitlist", validEntry, auth));
     expect(tally(entries.map((response) => response.status))).toEqual({ 201: 1, 409: 31 });
-    const answers = await overBoth(32, (server) => post(server, "/api/v1/agents/survey", surveyBody(), auth));
+    const answers = await overBoth(32, (server) => post(server, "/api/v1/agents/survey", sampleSurveyAnswer(), auth));
     expect(tally(answers.map((response) => response.status))).toEqual({ 201: 1, 409: 31 });
     expect(await count("SELECT COUNT(*) AS n FROM agent_waitlist_entries WHERE agent_id = ?", [agent.agent_id])).toBe(
       1,

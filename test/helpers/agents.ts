@@ -1,5 +1,4 @@
 import { expect } from "vitest";
-import { getContent } from "../../src/content/load-content.ts";
 import type { TestApp } from "./app.ts";
 import { validateAgainstPublishedSchema } from "./site.ts";
 
@@ -44,18 +43,4 @@ export async function expectProblem(
   expect(validateAgainstPublishedSchema("problem", body)).toEqual([]);
   expect(body).toMatchObject({ status, code });
   return body;
-}
-
-/** A survey answer every question of content/surveys/agent.yaml accepts. */
-export function surveyBody(): Record<string, unknown> {
-  const { survey } = getContent(process.cwd());
-  const answers: Record<string, unknown> = {};
-  for (const question of survey.questions.filter((item) => item.required)) {
-    if (question.type === "single") answers[question.id] = question.options[0]?.value;
-    else if (question.type === "multiple") answers[question.id] = [question.options[0]?.value];
-    else if (question.type === "text") answers[question.id] = "Reading documentation";
-    else if (question.type === "scale") answers[question.id] = question.min;
-    else answers[question.id] = true;
-  }
-  return { survey_version: survey.version, answers };
 }

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isUnavailableError } from "../../../api/db/database.ts";
 import { RemoteSql } from "../../../api/db/remote-sql.ts";
 import { freePort } from "../../../scripts/lib/free-port.ts";
+import { sampleSurveyAnswer } from "../../../scripts/lib/sample-survey.ts";
 import { type RunningSqld, startSqld } from "../../../scripts/lib/sqld.ts";
-import { bearer, PRIVACY_VERSION, registerAgent, surveyBody, validEntry } from "../../helpers/agents.ts";
+import { bearer, PRIVACY_VERSION, registerAgent, validEntry } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 
 // The remote driver against a real sqld: what it sends again after which failure, that it never
@@ -64,7 +65,7 @@ describe("database round trips per write, against sqld", () => {
         t.send("POST", "/api/v1/agents/waitlist", validEntry, { ...bearer(agent.token), ...from() }),
       ),
       "POST /api/v1/agents/survey": await roundTrips(() =>
-        t.send("POST", "/api/v1/agents/survey", surveyBody(), { ...bearer(surveyed.token), ...from() }),
+        t.send("POST", "/api/v1/agents/survey", sampleSurveyAnswer(), { ...bearer(surveyed.token), ...from() }),
       ),
       "POST /api/v1/waitlist": await roundTrips(() =>
         t.send(
