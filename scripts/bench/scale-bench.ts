@@ -8,8 +8,6 @@
 // correctness and the cost per request, not more throughput.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { AgentService } from "../../api/agents/service.ts";
-import { Database } from "../../api/db/database.ts";
 import { freePort } from "../lib/free-port.ts";
 import { startSqld } from "../lib/sqld.ts";
 import { nginxBinary, startStaticFront } from "../lib/static-front.ts";
@@ -23,24 +21,6 @@ import { countRoundTrips } from "./round-trips.ts";
 const PRIVACY = "privacy-2026-11-01";
 const SECRET = "bench-scale-out-secret-bench-scale-out-secret";
 const LIMITS = "agent-writes=100000000/60,waitlist=100000000/60";
-
-/** Agents registered straight into a remote database, many at once (one by one over HTTP takes minutes). */
-async function seedRemoteAgents(databaseUrl: string, count: number): Promise<string[]> {
-  const database = new Database({ url: databaseUrl, authToken: undefined, timeoutMs: 10_000 });
-  const agents = new AgentService({ db: () => database.client, now: () => new Date() });
-  const tokens: string[] = [];
-  for (let done = 0; done < count; done += 50) {
-    const batch = Array.from({ length: Math.min(50, count - done) }, (_, index) =>
-      agents.register(
-        { agent_name: `Bench ${done + index}`, agent_type: "benchmark", operator_type: "company" },
-        "staff",
-      ),
-    );
-    for (const registered of await Promise.all(batch)) tokens.push(registered.token);
-  }
-  database.close();
-  return tokens;
-}
 
 function instance(distDir: string, siteUrl: string, port: number, databaseUrl: string): Promise<Started> {
   return startProcess(
@@ -145,7 +125,7 @@ export async function benchScaleOut(distDir: string, siteUrl: string, port: numb
   const sqld = await startSqld({ dataDir: join(dataDir, "sqld") });
   const instances: Started[] = [];
   try {
-    const tokens = await seedRemoteAgents(sqld.url, 12_000);
+    const tokens = await seedAgents(sqld.url, 12_000);
     instances.push(await instance(distDir, siteUrl, port + 1, sqld.url));
     rows.push(
       ...writeRows(
