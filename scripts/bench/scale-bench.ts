@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { freePort } from "../lib/free-port.ts";
 import { startSqld } from "../lib/sqld.ts";
 import { nginxBinary, startStaticFront } from "../lib/static-front.ts";
-import { seedAgents } from "./lib/agents.ts";
+import { BENCH_AGENT_ENTRY, seedAgents } from "./lib/agents.ts";
 import { compareWithBaseline, type LoadResult, runLoad } from "./lib/load.ts";
 import { type Started, startProcess } from "./lib/processes.ts";
 import { type BenchRow, type BenchSection, fmt } from "./lib/report.ts";
@@ -49,22 +49,13 @@ interface Writes {
 
 /** Agent waiting-list writes (one token each) and people's sign-ups (one e-mail each), 32 connections, 5 s each. */
 async function measureWrites(url: string, tokens: string[], tag: string): Promise<Writes> {
-  const entry = JSON.stringify({
-    agent_name: "Bench",
-    agent_type: "benchmark",
-    operator_type: "company",
-    use_cases: ["measure"],
-    capabilities: ["read"],
-    tools_used: ["wrk"],
-    consent_version: PRIVACY,
-  });
   const agents = await runLoad({
     url: `${url}/api/v1/agents/waitlist`,
     method: "POST",
     seconds: 5,
     connections: 32,
     headers: { "content-type": "application/json" },
-    bodies: [entry],
+    bodies: [BENCH_AGENT_ENTRY],
     headerSets: tokens.map((token) => ({ authorization: `Bearer ${token}` })),
   });
   const emails = Array.from({ length: 20_000 }, (_, index) =>

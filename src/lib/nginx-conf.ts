@@ -106,14 +106,18 @@ export interface NginxServerOptions {
 }
 
 /**
- * A whole nginx.conf for the static front of `npm run cluster`: round-robin over the instances, an
- * instance that fails a connection skipped for 5 s, the build's routes included.
+ * A whole nginx.conf around `http` (the http block's own directives): in the foreground, with its
+ * pid, logs and temp files in `workDir`, so it runs as any user beside another nginx.
  */
-export function nginxServerConfig(options: NginxServerOptions): string {
+export function nginxConfig(options: {
+  workDir: string;
+  workers: number | "auto";
+  comment: string;
+  http: string;
+}): string {
   const { workDir } = options;
-  const upstream = options.instances.map((instance) => `    server ${instance} max_fails=1 fail_timeout=5s;`);
-  return `# Written by npm run cluster (src/lib/nginx-conf.ts).
-worker_processes ${options.workers ?? "auto"};
+  return `# ${options.comment}
+worker_processes ${options.workers};
 daemon off;
 pid ${workDir}/nginx.pid;
 error_log ${workDir}/error.log warn;
@@ -128,7 +132,21 @@ http {
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000;
-  server_tokens off;
+${options.http}}
+`;
+}
+
+/**
+ * A whole nginx.conf for the static front of `npm run cluster`: round-robin over the instances, an
+ * instance that fails a connection skipped for 5 s, the build's routes included.
+ */
+export function nginxServerConfig(options: NginxServerOptions): string {
+  const upstream = options.instances.map((instance) => `    server ${instance} max_fails=1 fail_timeout=5s;`);
+  return nginxConfig({
+    workDir: options.workDir,
+    workers: options.workers ?? "auto",
+    comment: "Written by npm run cluster (src/lib/nginx-conf.ts).",
+    http: `  server_tokens off;
   # Markdown asked for explicitly (Accept: text/markdown, not only */*): the API negotiates it.
   map $http_accept $agentready_wants_markdown { default 0; "~*text/markdown" 1; }
   upstream ${NGINX_UPSTREAM} {
@@ -140,6 +158,6 @@ ${upstream.join("\n")}
     root ${options.root};
     include ${options.routesFile};
   }
-}
-`;
+`,
+  });
 }

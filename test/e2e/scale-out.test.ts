@@ -1,8 +1,15 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { creditsCommand } from "../../scripts/admin/credits.ts";
+import { switchesCommand } from "../../scripts/admin/switches.ts";
 import { sampleSurveyAnswer } from "../../scripts/lib/sample-survey.ts";
 import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
-import { runAdmin } from "../helpers/admin-cli.ts";
+import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
+import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { runAdminCommand } from "../helpers/admin-cli.ts";
 import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
+import { insertLockedReports } from "../helpers/reports.ts";
 import { type ScaleOut, startScaleOut } from "../helpers/scale-out.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
 import { type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
@@ -15,11 +22,14 @@ let fake: FakeStripe;
 let smtp: SmtpSink;
 let first: RunningServer;
 let second: RunningServer;
+let fixture: FixtureSite;
 
 beforeAll(async () => {
   fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
   smtp = await startSmtpSink();
+  fixture = await startAgentReadySite();
   stack = await startScaleOut("races", {
+    CHECKS_ALLOWED_TARGETS: fixture.hostPort,
     RATE_LIMITS: "agent-writes=1000/60,waitlist=1000/60,agent-register=4/3600",
     STRIPE_SECRET_KEY: "sk_test_scale_out",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -27,11 +37,15 @@ beforeAll(async () => {
     SMTP_URL: smtp.url,
   });
   [first, second] = stack.instances as [RunningServer, RunningServer];
+  // The staff CLI's commands run in this process (a Node process each costs seconds), against sqld.
+  process.env.DATABASE_URL = stack.sqld.url;
+  process.env.SERVER_SECRET = stack.env.SERVER_SECRET;
 });
 afterAll(async () => {
   await stack?.stop();
   await fake?.close();
   await smtp?.close();
+  await fixture?.close();
 });
 
 let address = 0;
@@ -83,18 +97,8 @@ describe("two instances on one sqld", () => {
   });
 
   it("spend a four-credit code on exactly four of nine reports redeemed at once, and the ledger agrees", async () => {
-    const reports = Array.from({ length: 9 }, () => crypto.randomUUID());
-    for (const id of reports)
-      await stack.db.execute({
-        sql: "INSERT INTO check_reports (id, origin, input, suite_version, score, level, result, created_at) VALUES (?, 'https://example.com', 'x', '2026.11.0', NULL, 0, ?, ?)",
-        args: [id, JSON.stringify(reportTemplate), new Date().toISOString()],
-      });
-    const issued = await runAdmin(
-      { DATABASE_URL: stack.sqld.url, SERVER_SECRET: stack.env.SERVER_SECRET ?? "" },
-      "credits",
-      "issue",
-      "4",
-    );
+    const reports = await insertLockedReports(stack.db, 9);
+    const issued = await runAdminCommand(creditsCommand, "issue", "4");
     expect(issued.code).toBe(0);
     const code = /Code:\s+(\S+)/.exec(issued.stdout)?.[1] ?? "";
     const statuses = await overBoth(9, (server, index) =>
@@ -134,6 +138,22 @@ describe("two instances on one sqld", () => {
     expect(await count("SELECT COUNT(*) AS n FROM mail_outbox WHERE recipient = 'buyer@example.com'")).toBe(1);
   });
 
+  it("run a readiness check over MCP through the front and read its report from either instance", {
+    timeout: 90_000,
+  }, async () => {
+    const client = new Client({ name: "scale-out", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.front.url}/mcp`)));
+    const run = await client.callTool({ name: "run_readiness_check", arguments: { domain: fixture.origin } });
+    await client.close();
+    expect(run.isError).toBeFalsy();
+    const { id } = run.structuredContent as { id: string };
+    const [fromFirst, fromSecond] = await Promise.all(
+      [first, second].map(async (server) => (await fetch(`${server.url}/api/v1/checks/${id}`)).json()),
+    );
+    expect(fromFirst).toEqual(fromSecond);
+    expect(fromFirst).toMatchObject({ id, locked: true, target: { origin: fixture.origin } });
+  });
+
   it("count a rate limit once across both instances", async () => {
     const statuses: number[] = [];
     for (let index = 0; index < 6; index++)
@@ -151,13 +171,7 @@ describe("two instances on one sqld", () => {
   });
 
   it("see a switch turned off by the staff CLI on both instances within the state's second", async () => {
-    const turned = await runAdmin(
-      { DATABASE_URL: stack.sqld.url, SERVER_SECRET: stack.env.SERVER_SECRET ?? "" },
-      "switches",
-      "set",
-      "waitlist",
-      "off",
-    );
+    const turned = await runAdminCommand(switchesCommand, "set", "waitlist", "off");
     expect(turned.code).toBe(0);
     const changed = Date.now();
     const signup = { email: "late@example.com", consent: true, consent_version: PRIVACY_VERSION };
@@ -167,13 +181,7 @@ describe("two instances on one sqld", () => {
         .toBe(503);
     // The documented bound is the one-second cache; a loaded machine adds its own delay on top.
     expect(Date.now() - changed).toBeLessThan(3_000);
-    await runAdmin(
-      { DATABASE_URL: stack.sqld.url, SERVER_SECRET: stack.env.SERVER_SECRET ?? "" },
-      "switches",
-      "set",
-      "waitlist",
-      "on",
-    );
+    expect((await runAdminCommand(switchesCommand, "set", "waitlist", "on")).code).toBe(0);
   });
 
   it("serve the build's files from nginx, coded where the client accepts gzip, and the live parts from the instances", async () => {
@@ -199,17 +207,3 @@ describe("two instances on one sqld", () => {
     expect(status.components.database).toBe("configured");
   });
 });
-
-const reportTemplate = {
-  suite_version: "2026.11.0",
-  target: { input: "x", origin: "https://example.com" },
-  checked_at: "2026-11-22T10:00:00.000Z",
-  duration_ms: 1,
-  requests: 1,
-  profile: { inferred: [], applied: [], overridden: false },
-  score: { percent: null, pass: 0, fail: 0, warn: 0, na: 0, error: 0 },
-  level: { value: 0, name: "Not Ready", next: null },
-  categories: [],
-  findings: [],
-  details: [],
-};

@@ -42,9 +42,8 @@ export async function startScaleOut(name: string, env: Record<string, string> = 
     instances.push(instance);
     return instance;
   };
-  // One first: it applies the migrations, so the others start on a ready schema.
-  await addInstance();
-  await Promise.all(Array.from({ length: count - 1 }, addInstance));
+  // All at once, as a rolling deployment may start them: migrations are recorded one transaction each.
+  await Promise.all(Array.from({ length: count }, addInstance));
   const front = await startStaticFront({
     distDir: inject("site").distDir,
     instances: instances.map((instance) => new URL(instance.url).host),

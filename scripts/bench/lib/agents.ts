@@ -27,3 +27,14 @@ export async function seedAgents(databaseUrl: string, count: number): Promise<st
   database.close();
   return tokens;
 }
+
+/** The body of an agent waiting-list entry every bench write sends (each with its own token). */
+export const BENCH_AGENT_ENTRY = JSON.stringify({
+  agent_name: "Bench",
+  agent_type: "benchmark",
+  operator_type: "company",
+  use_cases: ["measure"],
+  capabilities: ["read"],
+  tools_used: ["wrk"],
+  consent_version: "privacy-2026-11-01",
+});
