@@ -9,9 +9,9 @@ import { sampleSurveyAnswer } from "../lib/sample-survey.ts";
 import { startSqld } from "../lib/sqld.ts";
 
 export interface RoundTrips {
-  /** The token (or the address's counter) used within the state's second: caches warm. */
+  /** With the token's owner cached (used in the last second); for writes without a token, any request. */
   warm: number;
-  /** A token this instance has not seen: its owner is looked up too. */
+  /** With a token this instance has not seen in the last second: its owner is looked up too. */
   cold: number;
 }
 
@@ -65,8 +65,9 @@ export async function countRoundTrips(distDir: string, siteUrl: string): Promise
     await send("/api/v1/agents/me", undefined, token);
     return token;
   };
-  // The state reading and the purge of expired counters happen at most once a second or minute.
+  // The state reading and the purge of expired counters (once a second, once a minute) out of the way.
   await send("/api/v1/config", undefined);
+  await registered();
   const entry = {
     agent_name: "Trips",
     agent_type: "bot",
