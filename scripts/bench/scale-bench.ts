@@ -105,7 +105,7 @@ export async function benchScaleOut(distDir: string, siteUrl: string, port: numb
     });
 
   const fileUrl = `file:${join(dataDir, "service.db")}`;
-  const fileTokens = await seedAgents(fileUrl, 8_000);
+  const fileTokens = await seedAgents(fileUrl, 30_000);
   const embedded = await instance(distDir, siteUrl, port, fileUrl);
   let embeddedWrites: Writes;
   try {
