@@ -18,6 +18,7 @@ import { createSmtpTransport } from "./mail/transport.ts";
 import { mailTemplates } from "./mail-templates.ts";
 import { paymentsGatewayFor } from "./payments/stripe-client.ts";
 import { PaymentWebhooks } from "./payments/webhooks.ts";
+import { hashToken } from "./platform/auth/agent-token.ts";
 import { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
 import {
   DatabaseRateLimitStore,
@@ -123,7 +124,12 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     now,
     ttlMs: options.stateTtlMs ?? 1_000,
   });
-  const tokenOwners = new TokenOwnerCache(options.stateTtlMs ?? 1_000, () => now().getTime());
+  const tokenOwners = new TokenOwnerCache(
+    options.stateTtlMs ?? 1_000,
+    () => now().getTime(),
+    undefined,
+    (token) => findTokenOwner(database.client, hashToken(token)),
+  );
   const { payments, store, storeDeps, mail } = composeCommerce({ config, content, db, now, secrets, log });
   const checkServices = createCheckServices({
     config,

@@ -32,7 +32,10 @@ const EnvSchema = SiteUrlEnvSchema.extend({
     .regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "must start with file:, libsql://, https:// or wss://")
     .default("file:./data/service.db"),
   DATABASE_AUTH_TOKEN: optionalString,
-  /** How long a statement waits for a locked database before failing. */
+  /**
+   * How long a statement waits for a locked database before failing (the wait never blocks the
+   * event loop), and how long one request to a libSQL server may take.
+   */
   DATABASE_TIMEOUT_MS: z.coerce
     .number({ error: "must be a number of milliseconds" })
     .int()

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort } from "./helpers/free-port.ts";
+import { freePort } from "../scripts/lib/free-port.ts";
 
 export interface BuiltSite {
   distDir: string;

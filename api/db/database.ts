@@ -7,7 +7,7 @@ import {
 } from "./background-checkpoints.ts";
 import { filePath } from "./database-path.ts";
 import { FileSql } from "./file-sql.ts";
-import { RemoteSql } from "./remote-sql.ts";
+import { classifyRemoteFailure, RemoteSql } from "./remote-sql.ts";
 import type { Sql } from "./sql.ts";
 
 export interface DatabaseSettings {
@@ -36,6 +36,8 @@ export function isUnavailableError(error: unknown): boolean {
   const { code, extendedCode } = error as Error & { code?: string; extendedCode?: string };
   if (code && UNAVAILABLE_CODES.has(code)) return true;
   if (extendedCode && [...UNAVAILABLE_CODES].some((prefix) => extendedCode.startsWith(prefix))) return true;
+  // A libSQL server that cannot be reached, dropped the connection, or did not answer in time.
+  if (classifyRemoteFailure(error) !== "other") return true;
   return /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|fetch failed/.test(error.message);
 }
 
@@ -63,7 +65,7 @@ export class Database {
   #open(): Sql {
     const client = this.path
       ? new FileSql(this.path, this.settings.timeoutMs)
-      : new RemoteSql(this.settings.url, this.settings.authToken);
+      : new RemoteSql(this.settings.url, this.settings.authToken, this.settings.timeoutMs);
     this.#inode = this.path ? inodeOf(this.path) : undefined;
     return client;
   }

@@ -1,4 +1,5 @@
 import Database from "libsql";
+import { backoffDelay, isBusyError, LOCK_BACKOFF, retryUntil, whileBusy } from "./lock-wait.ts";
 import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
 
 type Connection = InstanceType<typeof Database>;
@@ -34,6 +35,8 @@ interface QueuedWrite {
   statement: SqlStatement;
   resolve: (result: SqlResult) => void;
   reject: (error: unknown) => void;
+  /** When it stops waiting for a lock held elsewhere (epoch ms) and fails with SQLITE_BUSY. */
+  deadline: number;
 }
 
 const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
@@ -47,17 +50,34 @@ const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
  * Single writes are group-committed: the writes that arrive in one turn of the event loop commit in
  * one transaction (each under its own savepoint, so one failing statement affects no other), and
  * each caller is answered after the commit. A commit cost ~45 µs of a ~60 µs insert.
+ *
+ * No call ever waits for a lock on the main thread: connections have no busy timeout, and a lock
+ * held by another connection or process is waited for between turns of the event loop
+ * (lock-wait.ts), up to `timeoutMs`, after which the call fails with SQLITE_BUSY (a 503).
  */
 export class FileSql implements Sql {
   readonly #connection: Connection;
   readonly #cache = new Map<string, Prepared>();
   #queue: QueuedWrite[] = [];
+  #flushPending = false;
+  #lockWaits = 0;
+  #flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly path: string,
     readonly timeoutMs: number,
   ) {
-    this.#connection = new Database(path, { timeout: timeoutMs });
+    this.#connection = new Database(path, { timeout: 0 });
+  }
+
+  /** Runs a synchronous step now, or, while another connection holds the lock, again after short waits. */
+  #unlocked<T>(step: () => T): T | Promise<T> {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+      return retryUntil(step, whileBusy, Date.now() + this.timeoutMs);
+    }
   }
 
   #prepare(sql: string): Prepared {
@@ -76,10 +96,13 @@ export class FileSql implements Sql {
 
   async execute(statement: SqlStatement | string): Promise<SqlResult> {
     const parsed = toStatement(statement);
-    if (!WRITE.test(parsed.sql)) return this.#run(parsed);
+    if (!WRITE.test(parsed.sql)) return this.#unlocked(() => this.#run(parsed));
     return new Promise((resolve, reject) => {
-      if (this.#queue.length === 0) setImmediate(() => this.#flush());
-      this.#queue.push({ statement: parsed, resolve, reject });
+      this.#queue.push({ statement: parsed, resolve, reject, deadline: Date.now() + this.timeoutMs });
+      if (!this.#flushPending) {
+        this.#flushPending = true;
+        setImmediate(() => this.#flush());
+      }
     });
   }
 
@@ -87,21 +110,42 @@ export class FileSql implements Sql {
     const parsed = toStatement(statement);
     if (WRITE.test(parsed.sql)) return (await this.execute(parsed)).rows[0];
     const prepared = this.#prepare(parsed.sql);
-    if (!prepared.columns) return runOn(prepared, parsed).rows[0];
-    const values = prepared.statement.get(bindable(parsed.args)) as unknown[] | undefined;
-    return values && named(prepared.columns, values);
+    const { columns } = prepared;
+    if (!columns) return (await this.#unlocked(() => runOn(prepared, parsed))).rows[0];
+    const read = () => prepared.statement.get(bindable(parsed.args)) as unknown[] | undefined;
+    // The token lookup runs here on every uncached request: no await unless the database is busy.
+    const values = this.#unlocked(read);
+    const row = values instanceof Promise ? await values : values;
+    return row && named(columns, row);
   }
 
+  /**
+   * Commits the queued writes. While another connection holds the lock, the writes stay queued (new
+   * ones join them) and the flush is tried again after a short wait; each write past its deadline
+   * fails with SQLITE_BUSY.
+   */
   #flush(): void {
-    const queue = this.#queue;
-    this.#queue = [];
-    if (queue.length === 0) return;
+    this.#flushPending = false;
+    this.#flushTimer = undefined;
+    if (this.#queue.length === 0) return;
     try {
       this.#connection.exec("BEGIN IMMEDIATE");
     } catch (error) {
-      for (const write of queue) write.reject(error);
+      if (!isBusyError(error)) {
+        for (const write of this.#queue.splice(0)) write.reject(error);
+        return;
+      }
+      const now = Date.now();
+      this.#queue = this.#queue.filter((write) => write.deadline > now || void write.reject(error));
+      if (this.#queue.length > 0) {
+        this.#flushPending = true;
+        this.#flushTimer = setTimeout(() => this.#flush(), backoffDelay(LOCK_BACKOFF, this.#lockWaits++));
+      }
       return;
     }
+    this.#lockWaits = 0;
+    const queue = this.#queue;
+    this.#queue = [];
     const outcomes: ({ ok: true; result: SqlResult } | { ok: false; error: unknown })[] = [];
     for (const write of queue) {
       this.#connection.exec("SAVEPOINT write");
@@ -129,21 +173,29 @@ export class FileSql implements Sql {
   }
 
   async batch(statements: readonly SqlStatement[], mode: "write" | "read" = "write"): Promise<SqlResult[]> {
-    this.#connection.exec(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
-    try {
-      const results = statements.map((statement) => this.#run(statement));
-      this.#connection.exec("COMMIT");
-      return results;
-    } catch (error) {
-      if (this.#connection.inTransaction) this.#connection.exec("ROLLBACK");
-      throw error;
-    }
+    // Begun, run and committed in one synchronous step: nothing else uses the connection in between.
+    return this.#unlocked(() => {
+      this.#connection.exec(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+      try {
+        const results = statements.map((statement) => this.#run(statement));
+        this.#connection.exec("COMMIT");
+        return results;
+      } catch (error) {
+        if (this.#connection.inTransaction) this.#connection.exec("ROLLBACK");
+        throw error;
+      }
+    });
   }
 
   async transaction(mode: "write" | "read" = "write"): Promise<SqlTransaction> {
     // Its own connection: the shared one must never be left inside a transaction across an await.
-    const connection = new Database(this.path, { timeout: this.timeoutMs });
-    connection.exec(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+    const connection = new Database(this.path, { timeout: 0 });
+    try {
+      await this.#unlocked(() => connection.exec(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"));
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
     let closed = false;
     const finish = (sql: string) => {
       if (closed) return;
@@ -166,12 +218,16 @@ export class FileSql implements Sql {
   }
 
   async executeMultiple(sql: string): Promise<void> {
-    this.#connection.exec(sql);
+    await this.#unlocked(() => void this.#connection.exec(sql));
   }
 
   close(): void {
-    // Writes still queued get their answer before the connection goes.
+    // Writes still queued get their answer before the connection goes: committed, or refused if
+    // another connection still holds the lock.
+    clearTimeout(this.#flushTimer);
     this.#flush();
+    clearTimeout(this.#flushTimer);
+    for (const write of this.#queue.splice(0)) write.reject(new Error("The database was closed before this write"));
     this.#cache.clear();
     if (this.#connection.open) this.#connection.close();
   }

@@ -1,4 +1,5 @@
 import { type Client, createClient, type InStatement, type InValue } from "@libsql/client";
+import { type Backoff, isBusyError, retryUntil } from "./lock-wait.ts";
 import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
 
 function toInStatement(statement: SqlStatement | string): InStatement {
@@ -16,16 +17,112 @@ function toResult(result: { rows: readonly unknown[]; rowsAffected: number; colu
   return { rows, rowsAffected: result.rowsAffected || rows.length };
 }
 
-/** A libSQL server (sqld, Turso) over `libsql://` or `https://`, through @libsql/client. */
+/** Failures where the request never reached the server: nothing ran, so anything may be sent again. */
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+/** Failures after the request may have reached the server: a write may have committed. */
+const MAYBE_SENT = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "HRANA_WEBSOCKET_ERROR",
+  "HRANA_CLOSED_ERROR",
+  "SERVER_ERROR",
+]);
+
+/** The `code`s and names along an error's chain of causes (fetch wraps the socket's error). */
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const { code } = current as Error & { code?: unknown };
+    if (typeof code === "string") codes.push(code);
+    codes.push(current.name);
+  }
+  return codes;
+}
+
+export type RemoteFailure = "busy" | "not-sent" | "maybe-sent" | "other";
+
+/** What a failed call to a libSQL server means for sending it again. */
+export function classifyRemoteFailure(error: unknown): RemoteFailure {
+  if (isBusyError(error)) return "busy";
+  const codes = codesOf(error);
+  if (codes.some((code) => NOT_SENT.has(code))) return "not-sent";
+  // A request that ran out of time (our own timeout below) may have been applied by the server.
+  if (codes.some((code) => MAYBE_SENT.has(code) || code === "TimeoutError" || code === "AbortError"))
+    return "maybe-sent";
+  return "other";
+}
+
+const READ = /^\s*SELECT\b/i;
+
+/**
+ * How long a server that does not answer is retried: long enough to ride out a restart of sqld or a
+ * dropped connection, short enough that a request answers 503 well within a client's patience.
+ */
+const UNREACHABLE_BUDGET_MS = 1_500;
+const UNREACHABLE_BACKOFF: Backoff = { firstMs: 50, capMs: 400 };
+/** sqld waits for its own locks; a busy answer is rare, and retried sooner. */
+const BUSY_BACKOFF: Backoff = { firstMs: 5, capMs: 100 };
+
+/**
+ * A libSQL server (sqld, Turso) over `http(s)://` (what `libsql://` means to @libsql/client) or
+ * `ws(s)://`. Every request is bounded by `timeoutMs`, so a server that stops answering turns into
+ * an error (a 503), never a hung request. A failed call is sent again, with backoff:
+ * - SQLITE_BUSY, up to `timeoutMs`: the statement did not run;
+ * - a connection that could not be made, for about 1.5 s: the request never left;
+ * - a connection lost after sending, or a timeout, only for what may safely run twice (reads, a
+ *   read batch, statements marked `idempotent`): a write there may have committed, and running it
+ *   again would count twice.
+ */
 export class RemoteSql implements Sql {
   readonly #client: Client;
+  #roundTrips = 0;
 
-  constructor(url: string, authToken: string | undefined) {
-    this.#client = createClient({ url, authToken });
+  constructor(
+    url: string,
+    authToken: string | undefined,
+    readonly timeoutMs: number = 5_000,
+  ) {
+    this.#client = createClient({
+      url,
+      authToken,
+      // Used by the HTTP transport (one request per execute or batch); ws:// ignores it.
+      fetch: (request: Request) => {
+        this.#roundTrips++;
+        return fetch(request, { signal: AbortSignal.timeout(this.timeoutMs) });
+      },
+    });
+  }
+
+  /** HTTP requests sent to the server so far: the database round trips of this instance. */
+  get roundTrips(): number {
+    return this.#roundTrips;
+  }
+
+  async #send<T>(call: () => Promise<T>, safeToRepeat: boolean): Promise<T> {
+    const started = Date.now();
+    const retry = (error: unknown): Backoff | null => {
+      const failure = classifyRemoteFailure(error);
+      if (failure === "busy") return BUSY_BACKOFF;
+      const unreachable = failure === "not-sent" || (failure === "maybe-sent" && safeToRepeat);
+      return unreachable && Date.now() - started < UNREACHABLE_BUDGET_MS ? UNREACHABLE_BACKOFF : null;
+    };
+    return retryUntil(call, retry, started + this.timeoutMs);
   }
 
   async execute(statement: SqlStatement | string): Promise<SqlResult> {
-    return toResult(await this.#client.execute(toInStatement(statement)));
+    const parsed = toStatement(statement);
+    const safe = READ.test(parsed.sql) || parsed.idempotent === true;
+    return toResult(await this.#send(() => this.#client.execute(toInStatement(parsed)), safe));
   }
 
   async queryOne(statement: SqlStatement | string): Promise<Row | undefined> {
@@ -33,11 +130,15 @@ export class RemoteSql implements Sql {
   }
 
   async batch(statements: readonly SqlStatement[], mode: "write" | "read" = "write"): Promise<SqlResult[]> {
-    return (await this.#client.batch(statements.map(toInStatement), mode)).map(toResult);
+    const safe = mode === "read" || statements.every((statement) => READ.test(statement.sql) || statement.idempotent);
+    const results = await this.#send(() => this.#client.batch(statements.map(toInStatement), mode), safe);
+    return results.map(toResult);
   }
 
   async transaction(mode: "write" | "read" = "write"): Promise<SqlTransaction> {
-    const transaction = await this.#client.transaction(mode);
+    // Only opening it is retried: a statement inside belongs to a server-side transaction that a
+    // lost connection ends, so the caller starts over.
+    const transaction = await this.#send(() => this.#client.transaction(mode), true);
     return {
       execute: async (statement) => toResult(await transaction.execute(toInStatement(statement))),
       executeMultiple: (sql) => transaction.executeMultiple(sql),
@@ -50,7 +151,7 @@ export class RemoteSql implements Sql {
   }
 
   executeMultiple(sql: string): Promise<void> {
-    return this.#client.executeMultiple(sql);
+    return this.#send(() => this.#client.executeMultiple(sql), false);
   }
 
   close(): void {

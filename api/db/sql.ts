@@ -5,6 +5,12 @@ export type Row = Record<string, unknown>;
 export interface SqlStatement {
   sql: string;
   args?: readonly SqlValue[];
+  /**
+   * Running it twice leaves the same rows and the same answer as running it once. A remote driver
+   * may then send it again after a connection lost mid-request, when it cannot know whether the
+   * server applied it; any other write fails instead (remote-sql.ts).
+   */
+  idempotent?: true;
 }
 
 export interface SqlResult {

@@ -32,7 +32,11 @@ export const backupCommand = defineCommand({
     // Decided before connecting: a remote server is not ours to copy (and may not even answer).
     if (!databaseUrl().startsWith("file:")) {
       console.error(
-        "backup copies an embedded database (DATABASE_URL=file:…); back up a libSQL server with its own tools (see /docs/operations/runbook#backups).",
+        [
+          "backup copies an embedded database (DATABASE_URL=file:…); back up a libSQL server with its own tools.",
+          "Over the network it can neither snapshot the server's files nor promise a consistent copy of a database other instances keep writing, so it copies nothing here.",
+          "Instead: a hosted service's point-in-time restore, or sqld's --db-path directory copied while sqld is stopped (see /docs/operations/runbook#backups).",
+        ].join("\n"),
       );
       process.exitCode = 1;
       return;

@@ -3,12 +3,10 @@
 //   POST /api/v1/agents/waitlist from distinct agents ≥ 2,000 accepted writes/s, p99 ≤ 50 ms at 32 connections.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { seedAgents } from "./lib/agents.ts";
+import { BENCH_AGENT_ENTRY, seedAgents } from "./lib/agents.ts";
 import { compareWithBaseline, runLoad } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
 import { type BenchSection, fmt } from "./lib/report.ts";
-
-const PRIVACY = "privacy-2026-11-01";
 
 export async function benchApi(distDir: string, siteUrl: string, port: number): Promise<BenchSection> {
   const dataDir = resolve("test-results/bench-data");
@@ -49,15 +47,7 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
       target: "≥ 60 % of hello-world",
       met: me.ratio >= 0.6 && me.target.non2xx === 0,
     });
-    const body = JSON.stringify({
-      agent_name: "Bench",
-      agent_type: "benchmark",
-      operator_type: "company",
-      use_cases: ["measure"],
-      capabilities: ["read"],
-      tools_used: ["wrk"],
-      consent_version: PRIVACY,
-    });
+    const body = BENCH_AGENT_ENTRY;
     const write = (slice: string[], seconds: number) =>
       runLoad({
         url: `${siteUrl}/api/v1/agents/waitlist`,

@@ -7,14 +7,13 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { startFixtureProcess } from "./checks-bench.ts";
-import { seedAgents } from "./lib/agents.ts";
+import { BENCH_AGENT_ENTRY, seedAgents } from "./lib/agents.ts";
 import { type LoadResult, type MixedRequest, runLoad } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
 import { type BenchSection, fmt } from "./lib/report.ts";
 
 export const CONCURRENCY = [1, 4, 16, 64] as const;
 const SECONDS = 5;
-const PRIVACY = "privacy-2026-11-01";
 /** Requests per point before the mix repeats; sized above what one point sends, so every write is an agent's first. */
 const MIX_LENGTH = 25_000;
 
@@ -42,15 +41,7 @@ export interface MixedPoint {
 
 /** The request sequence of one point: the shares above, interleaved, writes each with a fresh token. */
 function mix(tokens: string[], reportId: string, checkBody: string | null): MixedRequest[] {
-  const write = JSON.stringify({
-    agent_name: "Bench",
-    agent_type: "benchmark",
-    operator_type: "company",
-    use_cases: ["measure"],
-    capabilities: ["read"],
-    tools_used: ["wrk"],
-    consent_version: PRIVACY,
-  });
+  const write = BENCH_AGENT_ENTRY;
   const requests: MixedRequest[] = [];
   let token = 0;
   for (let index = 0; index < MIX_LENGTH; index++) {

@@ -1,19 +1,10 @@
 // The second baseline for static files: nginx serving the same bytes from disk, one worker process
 // (the embedded server is one Node process), its default access log on, as a CDN origin would run.
 // nginx comes from Debian (`nginx-light`); the bench installs it when it is missing and it may.
-import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { canInstallDebianPackages, installDebianPackage } from "../lib/debian-package.ts";
+import { nginxConfig } from "../../src/lib/nginx-conf.ts";
 import { type Started, startCommand } from "./lib/processes.ts";
-
-const NGINX = "/usr/sbin/nginx";
-
-/** The nginx binary, installed from Debian (`nginx-light`) when missing and this process may; null otherwise. */
-export function nginxBinary(): string | null {
-  if (!existsSync(NGINX) && canInstallDebianPackages()) installDebianPackage("nginx-light");
-  return existsSync(NGINX) ? NGINX : null;
-}
 
 /**
  * nginx on `port`, answering `urlPath` with the file `body` as `contentType`. Everything it writes
@@ -27,24 +18,12 @@ export async function startNginx(
   // nginx reads relative paths from its prefix, not from our working directory.
   const workDir = resolve(options.workDir);
   const body = resolve(options.body);
-  await mkdir(join(workDir, "logs"), { recursive: true });
-  const config = `
-worker_processes 1;
-daemon off;
-pid ${workDir}/nginx.pid;
-error_log ${workDir}/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log ${workDir}/logs/access.log;
-  client_body_temp_path ${workDir}/body;
-  proxy_temp_path ${workDir}/proxy;
-  fastcgi_temp_path ${workDir}/fastcgi;
-  uwsgi_temp_path ${workDir}/uwsgi;
-  scgi_temp_path ${workDir}/scgi;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 100000;
-  server {
+  await mkdir(workDir, { recursive: true });
+  const config = nginxConfig({
+    workDir,
+    workers: 1,
+    comment: "The benchmark's nginx baseline (scripts/bench/nginx-baseline.ts).",
+    http: `  server {
     listen 127.0.0.1:${port};
     location = ${urlPath} {
       default_type ${contentType};
@@ -52,8 +31,8 @@ http {
     }
     location = /health { return 200; }
   }
-}
-`;
+`,
+  });
   const configFile = join(workDir, "nginx.conf");
   await writeFile(configFile, config);
   return startCommand(

@@ -4,10 +4,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { type IncomingHttpHeaders, request } from "node:http";
 import { join } from "node:path";
+import { nginxBinary } from "../lib/static-front.ts";
 import { compareWithBaseline } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
 import { type BenchSection, fmt } from "./lib/report.ts";
-import { nginxBinary, startNginx } from "./nginx-baseline.ts";
+import { startNginx } from "./nginx-baseline.ts";
 
 const OF_BARE = 0.85;
 /**

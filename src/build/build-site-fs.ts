@@ -14,6 +14,7 @@ import {
   typeForFile,
   urlForHtmlFile,
 } from "../lib/manifest.ts";
+import { nginxRoutes } from "../lib/nginx-conf.ts";
 import { allArtifacts } from "../lib/outputs/all-artifacts.ts";
 import type { BuildContext } from "../lib/outputs/artifact.ts";
 import type { BuildConfig } from "./build-config.ts";
@@ -36,8 +37,8 @@ export class ContentInvalidError extends Error {
 
 /**
  * The whole static build: validate content, render HTML with Astro, index the docs for search,
- * write every other artifact, precompress the text files (`.br`, `.gz`), then the route manifest (for the embedded server) and the CDN header
- * and redirect files.
+ * write every other artifact, precompress the text files (`.br`, `.gz`), then the route manifest (for the embedded server), the CDN header
+ * and redirect files, and the nginx rules of a static front (`nginx/routes.conf`).
  */
 export async function buildSite(config: BuildConfig, options: { quiet?: boolean } = {}): Promise<BuildReport> {
   const started = performance.now();
@@ -116,7 +117,10 @@ export async function buildSite(config: BuildConfig, options: { quiet?: boolean 
     routes,
   };
   const cdn = cdnFiles(manifest, config.apiOrigin);
+  // Beside the client directory, not in it: the static front's rules are not a public file.
+  await mkdir(join(config.outDir, "nginx"), { recursive: true });
   await Promise.all([
+    writeFile(join(config.outDir, "nginx", "routes.conf"), nginxRoutes(manifest)),
     writeFile(join(config.outDir, "manifest.json"), JSON.stringify(manifest)),
     writeFile(join(clientDir, "_headers"), cdn.headers),
     writeFile(join(clientDir, "_redirects"), cdn.redirects),

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { type RunningCommand, startNpmScript } from "../helpers/npm-process.ts";
 
 let dir: string;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getContent } from "../../src/content/load-content.ts";
+import { sampleSurveyAnswer } from "../../scripts/lib/sample-survey.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { type DocumentedOperation, type Json, operationsOf, ResponseChecker } from "../helpers/openapi.ts";
@@ -54,20 +54,6 @@ async function send(documented: DocumentedOperation, replay: Replay): Promise<Re
       ? {}
       : { body: typeof replay.body === "string" ? replay.body : JSON.stringify(replay.body) }),
   });
-}
-
-/** A survey answer every question of content/surveys/agent.yaml accepts. */
-function surveyBody(): Json {
-  const { survey } = getContent(process.cwd());
-  const answers: Json = {};
-  for (const question of survey.questions.filter((item) => item.required)) {
-    if (question.type === "single") answers[question.id] = question.options[0]?.value;
-    else if (question.type === "multiple") answers[question.id] = [question.options[0]?.value];
-    else if (question.type === "text") answers[question.id] = "Reading documentation";
-    else if (question.type === "scale") answers[question.id] = question.min;
-    else answers[question.id] = true;
-  }
-  return { survey_version: survey.version, answers };
 }
 
 async function issueCreditCode(databaseUrl: string): Promise<string> {
@@ -166,7 +152,7 @@ async function plans(): Promise<Record<string, Replay>> {
         consent_version,
       },
     },
-    answerAgentSurvey: { headers: auth, body: surveyBody() },
+    answerAgentSurvey: { headers: auth, body: sampleSurveyAnswer() },
     getAgentStanding: { headers: auth },
     joinWaitlist: { body: { email: "person@example.com", consent: true, consent_version } },
     callMcp: {

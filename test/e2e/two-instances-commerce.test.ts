@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Client, createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { runAdmin } from "../helpers/admin-cli.ts";
-import { freePort } from "../helpers/free-port.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 import { type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
 

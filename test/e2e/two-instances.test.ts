@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
-import { freePort } from "../helpers/free-port.ts";
+import { insertLockedReports } from "../helpers/reports.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let first: RunningServer;
@@ -61,28 +62,9 @@ describe("two server processes on one database", () => {
   });
 
   it("spend a three-credit code on exactly three of twelve reports redeemed through both", async () => {
-    const reports = Array.from({ length: 12 }, () => crypto.randomUUID());
     // Reports straight into the shared database (checking a site needs an allowance; this is about the credits).
     const client = createClient({ url: databaseUrl });
-    const template = {
-      suite_version: "2026.11.0",
-      target: { input: "x", origin: "https://example.com" },
-      checked_at: "2026-11-22T10:00:00.000Z",
-      duration_ms: 1,
-      requests: 1,
-      profile: { inferred: [], applied: [], overridden: false },
-      score: { percent: null, pass: 0, fail: 0, warn: 0, na: 0, error: 0 },
-      level: { value: 0, name: "Not Ready", next: null },
-      categories: [],
-      findings: [],
-      details: [],
-    };
-    for (const id of reports) {
-      await client.execute({
-        sql: "INSERT INTO check_reports (id, origin, input, suite_version, score, level, result, created_at) VALUES (?, 'https://example.com', 'x', '2026.11.0', NULL, 0, ?, ?)",
-        args: [id, JSON.stringify(template), new Date().toISOString()],
-      });
-    }
+    const reports = await insertLockedReports(client, 12);
     client.close();
     const { execFile } = await import("node:child_process");
     const issued = await new Promise<string>((resolve, reject) =>

@@ -12,3 +12,32 @@ export async function copyReport(sql: Sql, sourceId: string): Promise<string> {
   if (copied.rowsAffected !== 1) throw new Error(`no report ${sourceId} to copy`);
   return id;
 }
+
+/** The stored result of a report that checked nothing: enough for credits and unlocks, which never read it. */
+const EMPTY_RESULT = {
+  suite_version: "2026.11.0",
+  target: { input: "x", origin: "https://example.com" },
+  checked_at: "2026-11-22T10:00:00.000Z",
+  duration_ms: 1,
+  requests: 1,
+  profile: { inferred: [], applied: [], overridden: false },
+  score: { percent: null, pass: 0, fail: 0, warn: 0, na: 0, error: 0 },
+  level: { value: 0, name: "Not Ready", next: null },
+  categories: [],
+  findings: [],
+  details: [],
+};
+
+/** Locked reports written straight into a database (checking a site needs an allowance; credits do not), by id. */
+export async function insertLockedReports(
+  client: { execute(statement: { sql: string; args: (string | null)[] }): Promise<unknown> },
+  count: number,
+): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  for (const id of ids)
+    await client.execute({
+      sql: "INSERT INTO check_reports (id, origin, input, suite_version, score, level, result, created_at) VALUES (?, 'https://example.com', 'x', '2026.11.0', NULL, 0, ?, ?)",
+      args: [id, JSON.stringify(EMPTY_RESULT), new Date().toISOString()],
+    });
+  return ids;
+}

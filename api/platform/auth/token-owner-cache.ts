@@ -3,6 +3,8 @@ import type { TokenOwner } from "./token-owner.ts";
 interface Entry {
   owner: TokenOwner;
   readAt: number;
+  /** A fresh reading was asked for (refresh-ahead) and has not come back. */
+  refreshing?: true;
 }
 
 /**
@@ -27,16 +29,38 @@ export class TokenOwnerCache {
     private readonly ttlMs: number,
     private readonly now: () => number,
     private readonly limit = 10_000,
+    /**
+     * Reads a token's owner again. Given, an entry past half its life is re-read in the background
+     * while it is still served, so a token in steady use never misses: against a libSQL server a
+     * miss is a round trip that every request with the token waited for, once a second.
+     */
+    private readonly refresh?: (token: string) => Promise<TokenOwner | null>,
   ) {}
 
   get(token: string): TokenOwner | undefined {
     const entry = this.#entries.get(token);
     if (!entry) return undefined;
-    if (this.now() - entry.readAt >= this.ttlMs) {
+    const age = this.now() - entry.readAt;
+    if (age >= this.ttlMs) {
       this.#delete(token, entry);
       return undefined;
     }
+    if (this.refresh && age * 2 >= this.ttlMs && !entry.refreshing) this.#refresh(token, entry, this.refresh);
     return entry.owner;
+  }
+
+  #refresh(token: string, entry: Entry, read: (token: string) => Promise<TokenOwner | null>): void {
+    entry.refreshing = true;
+    read(token).then(
+      (owner) => {
+        // Dropped meanwhile (the agent's standing changed here): what was read may predate that.
+        if (this.#entries.get(token) !== entry) return;
+        if (owner) this.set(token, owner);
+        else this.#delete(token, entry);
+      },
+      // Not read: the entry expires as it would have, and the next request reads the database.
+      () => undefined,
+    );
   }
 
   set(token: string, owner: TokenOwner): void {

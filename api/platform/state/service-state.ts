@@ -35,10 +35,23 @@ export class ServiceStateMonitor {
     return this.#pending;
   }
 
-  /** The reading when it is still fresh, else undefined; never reads anything (hot routes use it). */
+  /**
+   * The reading when it is still fresh, else undefined; never waits for anything (hot routes use it).
+   * Past half its life it starts the next reading in the background, so an instance under steady
+   * traffic never finds it stale: against a libSQL server a reading is two round trips, and every
+   * request arriving while one was awaited waited for it (/agents/me through sqld lost most of its
+   * throughput to that once a second).
+   */
   peek(): ServiceState | undefined {
-    if (this.#state && this.sources.now().getTime() - this.#readAt < this.sources.ttlMs) return this.#state;
-    return undefined;
+    if (!this.#state) return undefined;
+    const age = this.sources.now().getTime() - this.#readAt;
+    if (age >= this.sources.ttlMs) return undefined;
+    if (age * 2 >= this.sources.ttlMs && !this.#pending) {
+      this.#pending = this.#read().finally(() => (this.#pending = undefined));
+      // A failed reading leaves the current one to expire; the next request reads again.
+      this.#pending.catch(() => undefined);
+    }
+    return this.#state;
   }
 
   /** Forget the reading (after a write to switches, or a database error), so the next is fresh. */

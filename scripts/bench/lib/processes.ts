@@ -18,17 +18,18 @@ export function startProcess(
   return startCommand(process.execPath, args, env, readyUrl, url);
 }
 
-/** Starts any program (nginx, for one) and waits until `readyUrl` answers. */
+/** Starts any program (nginx, for one) and waits until `readyUrl` answers; its stdout goes to `stdoutFd` if given. */
 export async function startCommand(
   command: string,
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
   url: string,
+  stdoutFd?: number,
 ): Promise<Started> {
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", stdoutFd ?? "ignore", "inherit"],
   });
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -46,7 +47,7 @@ export async function startCommand(
     child,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
       }),

@@ -26,6 +26,52 @@ const owner = (agentId: string): TokenOwner => ({
 });
 
 describe("the token owner cache", () => {
+  it("re-reads an owner past half its lifetime in the background, serving it meanwhile, so steady use never misses", async () => {
+    let now = 0;
+    const reads: string[] = [];
+    let answer: (value: TokenOwner | null) => void = () => {};
+    const cache = new TokenOwnerCache(
+      1_000,
+      () => now,
+      undefined,
+      (token) => {
+        reads.push(token);
+        return new Promise((resolve) => (answer = resolve));
+      },
+    );
+    cache.set("agt_busy", owner("ag_1"));
+    now = 400;
+    expect(cache.get("agt_busy")?.agent.id).toBe("ag_1");
+    expect(reads).toEqual([]);
+    now = 600;
+    expect(cache.get("agt_busy")?.agent.id).toBe("ag_1");
+    expect(cache.get("agt_busy")?.agent.id).toBe("ag_1");
+    expect(reads).toEqual(["agt_busy"]);
+    answer({ ...owner("ag_1"), revoked: true });
+    await Promise.resolve();
+    now = 1_300;
+    // Read again at 600: fresh until 1,600, and what the database said then.
+    expect(cache.get("agt_busy")?.revoked).toBe(true);
+  });
+
+  it("drops a re-read that comes back after the agent's standing changed here", async () => {
+    let now = 0;
+    let answer: (value: TokenOwner | null) => void = () => {};
+    const cache = new TokenOwnerCache(
+      1_000,
+      () => now,
+      undefined,
+      () => new Promise((resolve) => (answer = resolve)),
+    );
+    cache.set("agt_busy", owner("ag_1"));
+    now = 600;
+    cache.get("agt_busy");
+    cache.forgetAgent("ag_1");
+    answer(owner("ag_1"));
+    await Promise.resolve();
+    expect(cache.get("agt_busy")).toBeUndefined();
+  });
+
   it("lets no token outlive its lifetime by more than one lifetime once other tokens arrive", () => {
     let now = 0;
     const cache = new TokenOwnerCache(1_000, () => now);
