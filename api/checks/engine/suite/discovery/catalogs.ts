@@ -82,7 +82,7 @@ export const apiCatalog = defineCheck({
   id: "catalog.api",
   requests: "`GET` and `HEAD /.well-known/api-catalog`, and up to 8 of its links",
   passes:
-    "RFC 9727 by keyword: `application/linkset+json`, non-empty, an `item` or `service-desc`, documents that resolve and APIs that answer (fail); the profile parameter, a `HEAD` Link and `linkset` as the sole member (warn); a `type` that differs from the served one is only a hint",
+    "RFC 9727 by keyword: `application/linkset+json` (plain `application/json` fails too), non-empty, an `item` or `service-desc`, documents that resolve and APIs that answer (fail); the profile parameter, a `HEAD` Link and `linkset` as the sole member (warn); a `type` that differs from the served one is only a hint",
   title: "An RFC 9727 api-catalog lists the APIs",
   category: "discovery",
   severity: "high",
@@ -106,9 +106,9 @@ export const apiCatalog = defineCheck({
     for (const issue of linkset.issues) verdict.add(issue.keyword, issue.source, issue.problem);
     const contentType = document.response.headers["content-type"] ?? "";
     const essence = mediaTypeEssence(contentType);
-    if (essence === "application/json")
-      verdict.should("RFC 9727 §4.2", "served as application/json rather than application/linkset+json");
-    else if (essence !== "application/linkset+json")
+    // RFC 9727 §4.2 makes the linkset media type a MUST: a client that asks for application/linkset+json may not read
+    // an application/json body as a linkset, so a plain JSON catalog is a fail (a hold-out API site had only a warn).
+    if (essence !== "application/linkset+json")
       verdict.must("RFC 9727 §4.2", `served as ${essence || "no Content-Type"}, not application/linkset+json`);
     else if (mediaTypeParameters(contentType).profile !== RFC9727_PROFILE)
       verdict.should("RFC 9727 §4.2", `no profile="${RFC9727_PROFILE}" parameter`);

@@ -25,8 +25,10 @@ export const homeReachable = defineCheck({
   async run(context) {
     const home = await loadHome(context);
     const { response } = home;
+    // A refused hop (a private or metadata address), a loop or too many hops: the fault names the address and why.
+    if (response.fault !== null && response.fault.kind !== "too-large") return fail(response.fault.message);
     if (response.status >= 300 && response.status < 400)
-      return fail(`/ still redirects after ${response.redirects.length} hops`);
+      return fail(`/ answers ${response.status} without a usable Location`);
     if (!isSuccess(response)) return fail(`/ answers ${response.status}`);
     const hosts = new Set(response.redirects.map((url) => new URL(url).host));
     hosts.delete(context.target.root.host);
