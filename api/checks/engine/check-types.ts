@@ -49,6 +49,7 @@ export const warn = (message: string): CheckOutcome => ({ status: "warn", messag
 export const fail = (message: string): CheckOutcome => ({ status: "fail", message });
 export const notApplicable = (message: string): CheckOutcome => ({ status: "n/a", message });
 export const scanError = (message: string): CheckOutcome => ({ status: "error", message });
+export const blocked = (message: string): CheckOutcome => ({ status: "blocked", message });
 
 /** Joins problems into one line: the first few, then a count. */
 export function listProblems(problems: readonly string[], limit = 3): string {

@@ -134,8 +134,23 @@ export class EvidenceTrail {
               },
         error: failure.message,
         reused: false,
-        finding: `no usable response (${failure.kind})`,
+        finding:
+          failure.kind === "blocked" ? "blocked by the site's bot protection" : `no usable response (${failure.kind})`,
       });
+      const browser = failure.comparison;
+      if (browser !== null) {
+        const { response } = browser;
+        this.push(null, {
+          request: { ...shownRequest, headers: { ...shownRequest.headers, "user-agent": browser.userAgent } },
+          response:
+            response === null
+              ? null
+              : { ...response, redirects: [], headers: pick(response.headers, RESPONSE_HEADERS_SHOWN) },
+          error: response === null ? "no answer within the scan's budget" : null,
+          reused: false,
+          finding: "the same request with a browser's User-Agent, for comparison",
+        });
+      }
       throw failure;
     }
   }

@@ -7,7 +7,9 @@ import {
   type ReadinessResult,
   ReadinessResultSchema,
 } from "../../../src/schemas/report.ts";
+import { summarizeBlocking } from "./blocked-summary.ts";
 import {
+  blocked,
   type CheckContext,
   type CheckDefinition,
   type CheckOutcome,
@@ -72,12 +74,14 @@ async function soft404Fingerprints(context: DocumentContext, scanToken: string):
 
 /**
  * A request that got no answer ends the check: as `fail` when the site is to blame (it hung, broke the connection,
- * pointed at an address no public client can reach), as `error` when the scanner's own limits stopped it.
+ * pointed at an address no public client can reach), as `blocked` when its bot protection refused the scanner, as
+ * `error` when the scanner's own limits stopped it.
  */
 async function runOne(definition: CheckDefinition, context: CheckContext): Promise<CheckOutcome> {
   try {
     return await definition.run(context);
   } catch (error) {
+    if (error instanceof ScanFetchError && error.kind === "blocked") return blocked(error.message);
     if (error instanceof ScanFetchError) return isSiteFault(error) ? fail(error.message) : scanError(error.message);
     return scanError(`the checker failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -97,6 +101,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   await options.admit?.();
   const fetcher = new ScanFetcher({
     settings,
+    origin: target.origin,
     ...lookup,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
@@ -126,6 +131,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     await fetcher.close();
   }
   const scored = runs.map((run) => ({ definition: run.definition, status: run.outcome.status }));
+  const findings = runs.map(toFinding);
   const incomplete = isIncomplete(scored);
   const score = scoreResults(scored);
   return ReadinessResultSchema.parse({
@@ -142,9 +148,10 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     },
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
+    blocked: summarizeBlocking(findings, fetcher.blockings, settings),
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
     categories: categoryResults(scored),
-    findings: runs.map(toFinding),
+    findings,
     details: runs.map(toDetail),
   } satisfies ReadinessResult);
 }

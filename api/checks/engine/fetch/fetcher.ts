@@ -1,4 +1,5 @@
 import type { Agent } from "undici";
+import type { BlockingSignal } from "../../../../src/schemas/report.ts";
 import type { CheckerSettings } from "../settings.ts";
 import {
   type HostLookup,
@@ -8,6 +9,7 @@ import {
   type VettedDestination,
   vetDestination,
 } from "./address-guard.ts";
+import { BlockWatch, type WatchedAnswer, type WatchedRequest } from "./blocking/block-watch.ts";
 import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
 import { RequestSlots } from "./request-slots.ts";
@@ -47,6 +49,8 @@ export interface ScanFetcherOptions {
   settings: CheckerSettings;
   lookup?: HostLookup;
   signal?: AbortSignal;
+  /** The origin being checked, whose bot protection the scan watches for (see blocking/block-watch.ts). */
+  origin?: string;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -57,8 +61,8 @@ function variesOnAccept(response: ScanResponse): boolean {
 
 /**
  * The only way a scan touches the network: vetted and pinned destinations, hand-followed redirects, per-request and
- * per-scan time limits, a decompressed size cap, a request budget, a stop on 429, and a per-scan cache so checks share
- * one fetch of each document.
+ * per-scan time limits, a decompressed size cap, a request budget, a watch on the site's bot protection (Retry-After
+ * honoured, a stop on a 429 without it), and a per-scan cache so checks share one fetch of each document.
  */
 export class ScanFetcher {
   private readonly settings: CheckerSettings;
@@ -71,8 +75,8 @@ export class ScanFetcher {
   private readonly deadline: AbortSignal;
   private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
+  private readonly watch: BlockWatch;
   private sent = 0;
-  private stopped: ScanFetchError | null = null;
 
   constructor(options: ScanFetcherOptions) {
     this.settings = options.settings;
@@ -87,6 +91,17 @@ export class ScanFetcher {
       limits: this.settings.limits,
       deadlineError: (href) => this.deadlineError(href),
     };
+    this.watch = new BlockWatch({
+      userAgent: this.settings.userAgent,
+      origin: options.origin ?? null,
+      scanBudgetMs: this.settings.limits.scanBudgetMs,
+      deadline: this.deadline,
+    });
+  }
+
+  /** How the site's bot protection answered the scan: each kind once per URL, with the evidence. */
+  get blockings(): readonly BlockingSignal[] {
+    return this.watch.signals;
   }
 
   /** Network requests sent so far, redirect hops included. */
@@ -211,39 +226,54 @@ export class ScanFetcher {
     body: string | undefined,
     spending: Spending,
   ): Promise<Hop> {
-    const href = url.href;
     const destination = await this.vet(url);
     if (!destination.literal) this.pins.set(destination.hostname.toLowerCase(), destination.addresses);
+    const request = { method, href: url.href, headers, body };
+    for (;;) {
+      await this.watch.beforeSend(request.href).catch((error: unknown) => {
+        throw error instanceof ScanFetchError ? error : this.deadlineError(request.href);
+      });
+      const answer = await this.sendCounted(request, spending).catch((error: unknown) => {
+        if (!(error instanceof ScanFetchError) || error.kind !== "rate-limited") throw error;
+        return this.watch.onRateLimited(error, request);
+      });
+      if (typeof answer === "number") continue;
+      return await this.watch.judge(request, answer, (next) => this.sendExtra(next, { ...spending, sample: false }));
+    }
+  }
+
+  /** One request within the budget, the concurrency limit and the time budget. */
+  private async sendCounted(request: WatchedRequest, spending: Spending): Promise<Hop> {
+    const { href } = request;
     await this.slots.acquire();
     try {
-      if (this.stopped !== null) {
-        throw new ScanFetchError(this.stopped.kind, `not sent (${href}): ${this.stopped.message}`, href);
-      }
       if (this.deadline.aborted) throw this.deadlineError(href);
       const { maxRequests, sampleReserve } = this.settings.limits;
-      if (this.sent >= maxRequests) {
-        throw new ScanFetchError(
-          "request-budget",
-          `not sent (${href}): the scan's budget of ${maxRequests} requests is spent`,
-          href,
-        );
-      }
-      if (spending.sample && this.sent >= maxRequests - sampleReserve) {
-        throw new ScanFetchError(
-          "request-budget",
-          `not sent (${href}): the last ${sampleReserve} requests of the budget are kept for essential checks`,
-          href,
-        );
-      }
+      const spent =
+        this.sent >= maxRequests
+          ? `the scan's budget of ${maxRequests} requests is spent`
+          : spending.sample && this.sent >= maxRequests - sampleReserve
+            ? `the last ${sampleReserve} requests of the budget are kept for essential checks`
+            : null;
+      if (spent !== null) throw new ScanFetchError("request-budget", `not sent (${href}): ${spent}`, href);
       this.sent += 1;
       spending.onSent?.();
-      return await exchange({ method, href, headers, body }, this.exchangeOptions);
-    } catch (error) {
-      if (error instanceof ScanFetchError && error.kind === "rate-limited") this.stopped = error;
-      throw error;
+      return await exchange({ ...request, headers: { ...request.headers } }, this.exchangeOptions);
     } finally {
       this.slots.release();
     }
+  }
+
+  /** A request the block watch asks for (a browser comparison, a re-check): a 429 is an answer here, not a stop. */
+  private sendExtra(request: WatchedRequest, spending: Spending): Promise<WatchedAnswer | null> {
+    return this.sendCounted(request, spending).then(
+      (hop) => hop,
+      (error: unknown) => {
+        if (!(error instanceof ScanFetchError)) throw error;
+        const answered = error.kind === "rate-limited" ? error.response : null;
+        return answered === null ? null : { ...answered, url: request.href, text: "" };
+      },
+    );
   }
 
   private deadlineError(href: string): ScanFetchError {
