@@ -78,6 +78,8 @@ export class EvidenceTrail {
   private readonly origin: string;
   /** Network requests this trail's check sent itself, redirect hops included. */
   private sent = 0;
+  /** The first request of this check that the site's bot protection refused, if any. */
+  blocked: ScanFetchError | null = null;
 
   constructor(fetcher: ScanFetcher, userAgent: string, origin: string) {
     this.fetcher = fetcher;
@@ -119,6 +121,7 @@ export class EvidenceTrail {
     } catch (error) {
       if (!(error instanceof ScanFetchError)) throw error;
       const failure = error;
+      if (failure.kind === "blocked") this.blocked ??= failure;
       const answered = failure.response;
       this.push(null, {
         request: shownRequest,

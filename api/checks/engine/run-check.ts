@@ -173,7 +173,11 @@ async function runApplicable(
   }
   const context = contextFor();
   const started = performance.now();
-  const outcome = await runOne(definition, context);
+  let outcome = await runOne(definition, context);
+  // A pass or n/a that rests on less than the check asked for, because bot protection refused part of it, says
+  // nothing about the site: it is blocked too. A fail or warn stands, proven by what did come back.
+  const refused = context.trail.blocked;
+  if (refused !== null && (outcome.status === "pass" || outcome.status === "n/a")) outcome = blocked(refused.message);
   return { definition, trail: context.trail, outcome, durationMs: Math.round(performance.now() - started) };
 }
 
