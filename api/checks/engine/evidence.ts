@@ -78,6 +78,8 @@ export class EvidenceTrail {
   private readonly origin: string;
   /** Network requests this trail's check sent itself, redirect hops included. */
   private sent = 0;
+  /** Whether this check has sent a sample yet. */
+  private sampled = false;
   /** The first request of this check that the site's bot protection refused, if any. */
   blocked: ScanFetchError | null = null;
 
@@ -93,6 +95,12 @@ export class EvidenceTrail {
 
   async request(request: ScanRequest): Promise<ScanResponse> {
     const method = request.method ?? "GET";
+    // A check that has sent no sample yet may draw its first on the share the budget keeps for each check's minimum.
+    const minimum = (): boolean => {
+      if (this.sampled) return false;
+      this.sampled = true;
+      return true;
+    };
     const shownHeaders = pick(request.headers ?? {}, REQUEST_HEADERS_SHOWN);
     const agent = request.headers?.["user-agent"];
     if (agent !== undefined && agent !== this.userAgent) shownHeaders["user-agent"] = agent;
@@ -100,7 +108,9 @@ export class EvidenceTrail {
     try {
       const { response, reused } = await this.fetcher.fetch({
         ...request,
+        minimum,
         onSent: () => {
+          if (request.sample === true) this.sampled = true;
           this.sent += 1;
         },
       });

@@ -12,14 +12,15 @@ import {
 import { BlockWatch, type WatchedAnswer, type WatchedRequest } from "./blocking/block-watch.ts";
 import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
-import { RequestSlots } from "./request-slots.ts";
+import { type BudgetClaim, budgetRefusal, RequestSlots } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
 export type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
-export interface ScanRequest {
+/** How a request draws on the budget (`sample`, `minimum`) is said on BudgetClaim. */
+export interface ScanRequest extends Partial<BudgetClaim> {
   method?: ScanMethod;
   url: string | URL;
   /** Header names in lower case; `user-agent` overrides the scanner's own only for the bot-parity probe. */
@@ -27,15 +28,12 @@ export interface ScanRequest {
   body?: string;
   /** Content negotiation probes: never answer from a response fetched with another Accept. */
   exact?: boolean;
-  /** One of many links checked by sampling: refused once only the reserved end of the budget is left. */
-  sample?: boolean;
   /** Called once per network request this call sends (redirect hops included), so a check can count its own. */
   onSent?: () => void;
 }
 
 /** How one call may spend the request budget. */
-interface Spending {
-  sample: boolean;
+interface Spending extends BudgetClaim {
   onSent: (() => void) | undefined;
 }
 
@@ -115,7 +113,7 @@ export class ScanFetcher {
     const headers = this.requestHeaders(request.headers);
     // A POST is cached too, keyed by its body and headers: a scan never needs to send the same probe twice.
     const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
-    const spending: Spending = { sample: request.sample === true, onSent: request.onSent };
+    const spending: Spending = { sample: request.sample === true, minimum: request.minimum, onSent: request.onSent };
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached.then((response) => ({ response, reused: true }));
     const plainGet =
@@ -230,35 +228,35 @@ export class ScanFetcher {
     if (!destination.literal) this.pins.set(destination.hostname.toLowerCase(), destination.addresses);
     const request = { method, href: url.href, headers, body };
     for (;;) {
-      await this.watch.beforeSend(request.href).catch((error: unknown) => {
-        throw error instanceof ScanFetchError ? error : this.deadlineError(request.href);
-      });
-      const answer = await this.sendCounted(request, spending).catch((error: unknown) => {
-        if (!(error instanceof ScanFetchError) || error.kind !== "rate-limited") throw error;
-        return this.watch.onRateLimited(error, request);
-      });
+      // A 429 is judged before the request's slot is handed on, so nothing slips out after the scan stops asking.
+      const answer = await this.sendCounted(request, spending, (error) => this.watch.onRateLimited(error, request));
       if (typeof answer === "number") continue;
       return await this.watch.judge(request, answer, (next) => this.sendExtra(next, { ...spending, sample: false }));
     }
   }
 
-  /** One request within the budget, the concurrency limit and the time budget. */
-  private async sendCounted(request: WatchedRequest, spending: Spending): Promise<Hop> {
+  /** One request within the budget, the concurrency limit and the time budget; `onTooMany` judges a 429. */
+  private async sendCounted(
+    request: WatchedRequest,
+    spending: Spending,
+    onTooMany?: (error: ScanFetchError) => number,
+  ): Promise<Hop | number> {
     const { href } = request;
-    await this.slots.acquire();
+    if (onTooMany === undefined) await this.slots.acquire();
+    else
+      await this.watch.admit(href, this.slots).catch((error: unknown) => {
+        throw error instanceof ScanFetchError ? error : this.deadlineError(href);
+      });
     try {
       if (this.deadline.aborted) throw this.deadlineError(href);
-      const { maxRequests, sampleReserve } = this.settings.limits;
-      const spent =
-        this.sent >= maxRequests
-          ? `the scan's budget of ${maxRequests} requests is spent`
-          : spending.sample && this.sent >= maxRequests - sampleReserve
-            ? `the last ${sampleReserve} requests of the budget are kept for essential checks`
-            : null;
+      const spent = budgetRefusal(this.sent, this.settings.limits, spending);
       if (spent !== null) throw new ScanFetchError("request-budget", `not sent (${href}): ${spent}`, href);
       this.sent += 1;
       spending.onSent?.();
       return await exchange({ ...request, headers: { ...request.headers } }, this.exchangeOptions);
+    } catch (error) {
+      if (onTooMany === undefined || !(error instanceof ScanFetchError) || error.kind !== "rate-limited") throw error;
+      return onTooMany(error);
     } finally {
       this.slots.release();
     }
@@ -267,7 +265,7 @@ export class ScanFetcher {
   /** A request the block watch asks for (a browser comparison, a re-check): a 429 is an answer here, not a stop. */
   private sendExtra(request: WatchedRequest, spending: Spending): Promise<WatchedAnswer | null> {
     return this.sendCounted(request, spending).then(
-      (hop) => hop,
+      (hop) => (typeof hop === "number" ? null : hop),
       (error: unknown) => {
         if (!(error instanceof ScanFetchError)) throw error;
         const answered = error.kind === "rate-limited" ? error.response : null;

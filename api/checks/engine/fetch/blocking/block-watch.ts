@@ -67,18 +67,38 @@ export class BlockWatch {
   /** GETs of the checked origin that answered 2xx to the scanner, in order: a later refusal of one is growth. */
   private readonly answered: string[] = [];
   private readonly retries = new Map<string, number>();
+  /** Refusals being judged, one after another; no new request goes out meanwhile. */
+  private judging: Promise<unknown> = Promise.resolve();
+  private pending = 0;
 
   constructor(options: BlockWatchOptions) {
     this.options = options;
     this.endsAt = performance.now() + options.scanBudgetMs;
   }
 
-  /** Waits out a Retry-After pause; throws once the scan has stopped asking. */
+  /** Waits out a Retry-After pause and any refusal being judged; throws once the scan has stopped asking. */
   async beforeSend(href: string): Promise<void> {
     this.throwIfStopped(href);
-    const wait = this.pausedUntil - performance.now();
-    if (wait > 0) await pause(wait, this.options.deadline);
-    this.throwIfStopped(href);
+    while (!this.ready()) {
+      const wait = this.pausedUntil - performance.now();
+      await (wait > 0 ? pause(wait, this.options.deadline) : this.judging.then(() => undefined));
+      this.throwIfStopped(href);
+    }
+  }
+
+  /** A request slot once nothing holds new requests back; rejects once the scan has stopped asking. */
+  async admit(href: string, slots: { acquire(): Promise<void>; release(): void }): Promise<void> {
+    for (;;) {
+      await this.beforeSend(href);
+      await slots.acquire();
+      if (this.ready()) return;
+      slots.release();
+    }
+  }
+
+  /** Nothing holds new requests back: no pause, no refusal being judged, no stop. */
+  private ready(): boolean {
+    return this.stopped === null && this.pending === 0 && this.pausedUntil <= performance.now();
   }
 
   /** A 429 from the checked site: how long to wait before the retry, or a `blocked` error that stops the scan. */
@@ -121,6 +141,24 @@ export class BlockWatch {
       if (request.method === "GET" && answer.status >= 200 && answer.status < 300) this.answered.push(request.href);
       return answer;
     }
+    // One refusal at a time, with every new request held back until it is judged: a site that blocks more as the
+    // scan goes on must not see the scan go on while it finds out.
+    this.pending += 1;
+    const turn = this.judging.then(() => this.judgeRefusal(request, answer, send));
+    this.judging = turn.catch(() => undefined);
+    try {
+      return await turn;
+    } finally {
+      this.pending -= 1;
+    }
+  }
+
+  private async judgeRefusal<T extends WatchedAnswer>(
+    request: WatchedRequest,
+    answer: T,
+    send: ExtraSender,
+  ): Promise<T> {
+    if (this.stopped !== null) throw this.notJudged(request.href, answer);
     const page = recognizeProtection(answer);
     const got = `${this.sent(request)} got ${describeProtectedAnswer(answer)}`;
     const browser = await this.compare(request, send);
@@ -170,7 +208,7 @@ export class BlockWatch {
 
   /** undefined: no comparison left; null: sent, no answer. */
   private async compare(request: WatchedRequest, send: ExtraSender): Promise<WatchedAnswer | null | undefined> {
-    if (this.comparisons >= MAX_COMPARISONS) return undefined;
+    if (this.comparisons >= MAX_COMPARISONS || this.stopped !== null) return undefined;
     this.comparisons += 1;
     return send({ ...request, headers: { ...request.headers, "user-agent": BROWSER_USER_AGENT } });
   }
@@ -180,7 +218,7 @@ export class BlockWatch {
     const path = (href: string): string => new URL(href).pathname;
     if (this.answered.includes(request.href)) return `${path(request.href)} answered 2xx earlier in this scan`;
     const first = this.answered[0];
-    if (first === undefined || this.rechecks >= MAX_RECHECKS) return null;
+    if (first === undefined || this.rechecks >= MAX_RECHECKS || this.stopped !== null) return null;
     this.rechecks += 1;
     const again = await send({ method: "GET", href: first, headers: request.headers, body: undefined });
     if (again === null || !isRefusal(again)) return null;
@@ -196,7 +234,7 @@ export class BlockWatch {
   ): ScanFetchError {
     if (!this.signals.some((signal) => signal.kind === kind && signal.url === request.href))
       this.signals.push({ kind, url: request.href, detail });
-    const message = `blocked by the site's bot protection, so this was not judged (it does not mean anything is missing): ${detail}`;
+    const message = `blocked by the site's bot protection, so this was not judged (which says nothing about whether it exists): ${detail}`;
     return new ScanFetchError("blocked", message, request.href, response, null, comparison);
   }
 
@@ -207,5 +245,14 @@ export class BlockWatch {
   private throwIfStopped(href: string): void {
     if (this.stopped !== null)
       throw new ScanFetchError("blocked", `not sent (${href}): ${this.stopped.message}`, href, this.stopped.response);
+  }
+
+  /** A refusal that came back after the scan stopped asking: it is not judged on its own. */
+  private notJudged(href: string, answer: Answer): ScanFetchError {
+    const stop = this.stopped?.message ?? "";
+    return new ScanFetchError("blocked", `answered ${answer.status} after the scan stopped asking: ${stop}`, href, {
+      status: answer.status,
+      headers: answer.headers,
+    });
   }
 }

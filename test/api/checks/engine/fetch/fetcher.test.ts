@@ -117,13 +117,31 @@ describe("ScanFetcher", () => {
   });
 
   it("refuses link samples once only the reserved end of the budget is left, but still sends essential requests", async () => {
-    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2 });
+    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2, sampleMinimums: 0 });
     await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
     await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
     const error = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
     expect(error.kind).toBe("request-budget");
     expect(error.message).toMatch(/last 2 requests of the budget are kept for essential checks/);
     await expect(fetcher.fetch({ url: `${site.origin}/essential` })).resolves.toMatchObject({ reused: false });
+    expect(fetcher.requestCount).toBe(3);
+  });
+
+  it("keeps a share of the budget for each check's first sample, so other checks' samples cannot starve it", async () => {
+    const fetcher = fetcherFor({ maxRequests: 6, sampleReserve: 2, sampleMinimums: 2 });
+    await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
+    await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
+    const shared = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
+    expect(shared.message).toMatch(/sampling share of the budget is spent \(2 more are kept for the first sample/);
+    let claims = 0;
+    const firstOfCheck = (): boolean => claims++ === 0;
+    await expect(
+      fetcher.fetch({ url: `${site.origin}/m1`, sample: true, minimum: firstOfCheck }),
+    ).resolves.toMatchObject({
+      reused: false,
+    });
+    const second = await failure(fetcher.fetch({ url: `${site.origin}/m2`, sample: true, minimum: firstOfCheck }));
+    expect(second.kind).toBe("request-budget");
     expect(fetcher.requestCount).toBe(3);
   });
 
