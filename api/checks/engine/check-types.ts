@@ -37,6 +37,8 @@ export interface CheckDefinition {
   /** A copy-paste instruction for a coding agent. */
   prompt: string;
   specUrls: readonly string[];
+  /** It samples link targets: the budget plan keeps it one sample before samples are shared out (request-slots.ts). */
+  samples?: true;
   run(context: CheckContext): Promise<CheckOutcome>;
 }
 

@@ -79,7 +79,7 @@ export class EvidenceTrail {
   /** Network requests this trail's check sent itself, redirect hops included. */
   private sent = 0;
   /** Whether this check has sent a sample yet. */
-  private sampled = false;
+  sampled = false;
   /** The first request of this check that the site's bot protection refused, if any. */
   blocked: ScanFetchError | null = null;
 
@@ -95,8 +95,8 @@ export class EvidenceTrail {
 
   async request(request: ScanRequest): Promise<ScanResponse> {
     const method = request.method ?? "GET";
-    // A check that has sent no sample yet may draw its first on the share the budget keeps for each check's minimum.
-    const minimum = (): boolean => {
+    // A check's first sample draws on the one request the budget plan keeps for it (fetch/request-slots.ts).
+    const firstSample = (): boolean => {
       if (this.sampled) return false;
       this.sampled = true;
       return true;
@@ -108,7 +108,7 @@ export class EvidenceTrail {
     try {
       const { response, reused } = await this.fetcher.fetch({
         ...request,
-        minimum,
+        firstSample,
         onSent: () => {
           if (request.sample === true) this.sampled = true;
           this.sent += 1;

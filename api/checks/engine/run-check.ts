@@ -116,12 +116,16 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     const applied = options.profile === undefined ? inferred : [...options.profile];
     facts = { signals, reasons: profileReasons(signals), inferred, applied, overridden: options.profile !== undefined };
     options.onProgress?.({ kind: "profile", inferred, applied });
+    fetcher.plan.planSamples(
+      CHECK_SUITE.filter((check) => check.samples === true && isApplicable(check, applied)).length,
+    );
     const agentDns = options.agentDns ?? dnsOverHttpsResolver();
     const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns };
     let done = 0;
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
         const run = await runApplicable(definition, applied, () => ({ ...context, trail: newTrail() }));
+        if (definition.samples === true && run.trail !== null && !run.trail.sampled) fetcher.plan.releaseSample();
         done += 1;
         options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
         return run;

@@ -22,11 +22,6 @@ export interface CheckerLimits {
    * that publishes every surface (this service itself) needs about 20 essential requests after the samples.
    */
   sampleReserve: number;
-  /**
-   * Requests kept, before the reserve, for the first sample of each sampling check, so that on a large site no check
-   * is starved of its minimum by other checks' samples (about eight checks sample).
-   */
-  sampleMinimums: number;
 }
 
 export const DEFAULT_CHECKER_LIMITS: CheckerLimits = Object.freeze({
@@ -37,7 +32,6 @@ export const DEFAULT_CHECKER_LIMITS: CheckerLimits = Object.freeze({
   maxRedirects: 3,
   maxConcurrency: 6,
   sampleReserve: 20,
-  sampleMinimums: 8,
 });
 
 /** A `host[:port]` the checker may reach although it is not public; `port: null` means any port. */

@@ -12,14 +12,14 @@ import {
 import { BlockWatch, type WatchedAnswer, type WatchedRequest } from "./blocking/block-watch.ts";
 import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
-import { type BudgetClaim, budgetRefusal, RequestSlots } from "./request-slots.ts";
+import { type BudgetClaim, RequestBudget, RequestSlots } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
 export type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
-/** How a request draws on the budget (`sample`, `minimum`) is said on BudgetClaim. */
+/** How a request draws on the budget (`sample`, `firstSample`) is said on BudgetClaim. */
 export interface ScanRequest extends Partial<BudgetClaim> {
   method?: ScanMethod;
   url: string | URL;
@@ -74,13 +74,14 @@ export class ScanFetcher {
   private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
   private readonly watch: BlockWatch;
-  private sent = 0;
+  private readonly budget: RequestBudget;
 
   constructor(options: ScanFetcherOptions) {
     this.settings = options.settings;
     this.lookup = options.lookup ?? systemLookup;
     this.agent = createPinnedAgent(this.pins, this.settings.limits);
     this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
+    this.budget = new RequestBudget(this.settings.limits);
     const budget = AbortSignal.timeout(this.settings.limits.scanBudgetMs);
     this.deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
     this.exchangeOptions = {
@@ -104,7 +105,12 @@ export class ScanFetcher {
 
   /** Network requests sent so far, redirect hops included. */
   get requestCount(): number {
-    return this.sent;
+    return this.budget.sent;
+  }
+
+  /** The budget plan: how many applicable checks sample, each kept one sample until it has had it or finished. */
+  get plan(): Pick<RequestBudget, "planSamples" | "releaseSample"> {
+    return this.budget;
   }
 
   fetch(request: ScanRequest): Promise<FetchOutcome> {
@@ -113,7 +119,11 @@ export class ScanFetcher {
     const headers = this.requestHeaders(request.headers);
     // A POST is cached too, keyed by its body and headers: a scan never needs to send the same probe twice.
     const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
-    const spending: Spending = { sample: request.sample === true, minimum: request.minimum, onSent: request.onSent };
+    const spending: Spending = {
+      sample: request.sample === true,
+      firstSample: request.firstSample,
+      onSent: request.onSent,
+    };
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached.then((response) => ({ response, reused: true }));
     const plainGet =
@@ -249,9 +259,8 @@ export class ScanFetcher {
       });
     try {
       if (this.deadline.aborted) throw this.deadlineError(href);
-      const spent = budgetRefusal(this.sent, this.settings.limits, spending);
+      const spent = this.budget.take(spending);
       if (spent !== null) throw new ScanFetchError("request-budget", `not sent (${href}): ${spent}`, href);
-      this.sent += 1;
       spending.onSent?.();
       return await exchange({ ...request, headers: { ...request.headers } }, this.exchangeOptions);
     } catch (error) {

@@ -80,6 +80,7 @@ async function verifyTargets(
 
 export const apiCatalog = defineCheck({
   id: "catalog.api",
+  samples: true,
   requests: "`GET` and `HEAD /.well-known/api-catalog`, and up to 8 of its links",
   passes:
     "RFC 9727 by keyword: `application/linkset+json` (plain `application/json` fails too), non-empty, an `item` or `service-desc`, documents that resolve and APIs that answer (fail); the profile parameter, a `HEAD` Link and `linkset` as the sole member (warn); a `type` that differs from the served one is only a hint",
@@ -156,6 +157,7 @@ function judgeCatalog(catalog: LoadedAiCatalog, name: string, verdict: Verdict):
 
 export const aiCatalog = defineCheck({
   id: "catalog.ai",
+  samples: true,
   requests: "`/.well-known/ard.json`, `/.well-known/ai-catalog.json`, and their entries",
   passes:
     "a valid catalog (entries need an identifier, a display name, a media type and exactly one of `url` or `data`) whose entries resolve; a second path missing, disagreeing copies or a served type other than the entry's is `warn`",

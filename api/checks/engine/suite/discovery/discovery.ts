@@ -67,6 +67,7 @@ const MAX_SITEMAP_SAMPLE = 5;
 
 export const sitemapValid = defineCheck({
   id: "robots.sitemap",
+  samples: true,
   requests: "`Sitemap:` lines, `/sitemap.xml`, and up to 5 of its URLs",
   passes:
     "a valid sitemap of same-host URLs whose sampled URLs answer `2xx` (a gzip-compressed `.xml.gz` is inflated up to 5 MB; past that it is a bomb and fails); a missing `lastmod` is noted",
@@ -146,6 +147,7 @@ const MAX_TARGETS = 8;
 
 export const linkHeaders = defineCheck({
   id: "link.headers",
+  samples: true,
   requests: "`GET /`",
   passes:
     "a `Link` header with agent relations (`api-catalog`, `service-desc`, `service-doc`, `describedby`, Markdown `alternate`), each resolving",

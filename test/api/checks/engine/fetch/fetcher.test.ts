@@ -117,7 +117,7 @@ describe("ScanFetcher", () => {
   });
 
   it("refuses link samples once only the reserved end of the budget is left, but still sends essential requests", async () => {
-    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2, sampleMinimums: 0 });
+    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2 });
     await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
     await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
     const error = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
@@ -127,20 +127,21 @@ describe("ScanFetcher", () => {
     expect(fetcher.requestCount).toBe(3);
   });
 
-  it("keeps a share of the budget for each check's first sample, so other checks' samples cannot starve it", async () => {
-    const fetcher = fetcherFor({ maxRequests: 6, sampleReserve: 2, sampleMinimums: 2 });
+  it("keeps one request for each planned check's first sample, so other checks' samples cannot starve it", async () => {
+    const fetcher = fetcherFor({ maxRequests: 6, sampleReserve: 2 });
+    fetcher.plan.planSamples(2);
     await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
     await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
     const shared = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
-    expect(shared.message).toMatch(/sampling share of the budget is spent \(2 more are kept for the first sample/);
+    expect(shared.message).toMatch(
+      /sampling share of the budget is spent \(2 more are kept for other checks' first sample\)/,
+    );
     let claims = 0;
-    const firstOfCheck = (): boolean => claims++ === 0;
-    await expect(
-      fetcher.fetch({ url: `${site.origin}/m1`, sample: true, minimum: firstOfCheck }),
-    ).resolves.toMatchObject({
+    const firstSample = (): boolean => claims++ === 0;
+    await expect(fetcher.fetch({ url: `${site.origin}/m1`, sample: true, firstSample })).resolves.toMatchObject({
       reused: false,
     });
-    const second = await failure(fetcher.fetch({ url: `${site.origin}/m2`, sample: true, minimum: firstOfCheck }));
+    const second = await failure(fetcher.fetch({ url: `${site.origin}/m2`, sample: true, firstSample }));
     expect(second.kind).toBe("request-budget");
     expect(fetcher.requestCount).toBe(3);
   });
