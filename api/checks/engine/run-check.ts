@@ -116,7 +116,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     const applied = options.profile === undefined ? inferred : [...options.profile];
     facts = { signals, reasons: profileReasons(signals), inferred, applied, overridden: options.profile !== undefined };
     options.onProgress?.({ kind: "profile", inferred, applied });
-    fetcher.plan.planSamples(
+    fetcher.budget.planSamples(
       CHECK_SUITE.filter((check) => check.samples === true && isApplicable(check, applied)).length,
     );
     const agentDns = options.agentDns ?? dnsOverHttpsResolver();
@@ -125,7 +125,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
         const run = await runApplicable(definition, applied, () => ({ ...context, trail: newTrail() }));
-        if (definition.samples === true && run.trail !== null && !run.trail.sampled) fetcher.plan.releaseSample();
+        if (definition.samples === true && run.trail !== null && !run.trail.sampled) fetcher.budget.releaseSample();
         done += 1;
         options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
         return run;
@@ -152,7 +152,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     },
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
-    blocked: summarizeBlocking(findings, fetcher.blockings, settings),
+    blocked: summarizeBlocking(findings, fetcher.watch.signals, settings),
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
     categories: categoryResults(scored),
     findings,

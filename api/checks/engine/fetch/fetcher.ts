@@ -1,5 +1,4 @@
 import type { Agent } from "undici";
-import type { BlockingSignal } from "../../../../src/schemas/report.ts";
 import type { CheckerSettings } from "../settings.ts";
 import {
   type HostLookup,
@@ -73,8 +72,10 @@ export class ScanFetcher {
   private readonly deadline: AbortSignal;
   private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
-  private readonly watch: BlockWatch;
-  private readonly budget: RequestBudget;
+  /** How the site's bot protection answered the scan (`watch.signals`), see blocking/block-watch.ts. */
+  readonly watch: BlockWatch;
+  /** The request budget and its plan (`planSamples`, `releaseSample`), see request-slots.ts. */
+  readonly budget: RequestBudget;
 
   constructor(options: ScanFetcherOptions) {
     this.settings = options.settings;
@@ -98,19 +99,9 @@ export class ScanFetcher {
     });
   }
 
-  /** How the site's bot protection answered the scan: each kind once per URL, with the evidence. */
-  get blockings(): readonly BlockingSignal[] {
-    return this.watch.signals;
-  }
-
   /** Network requests sent so far, redirect hops included. */
   get requestCount(): number {
     return this.budget.sent;
-  }
-
-  /** The budget plan: how many applicable checks sample, each kept one sample until it has had it or finished. */
-  get plan(): Pick<RequestBudget, "planSamples" | "releaseSample"> {
-    return this.budget;
   }
 
   fetch(request: ScanRequest): Promise<FetchOutcome> {

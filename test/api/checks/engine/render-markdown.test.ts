@@ -104,7 +104,7 @@ describe("renderMarkdownReport", () => {
     expect(headings).toEqual([
       "## FAIL: Content Signals (`policy.content-signals`, medium)",
       "## WARN: llms.txt is served as text (`llms.exists`, high)",
-      "## Not checked (scanner or network errors)",
+      "## Not checked (blocked, scanner or network errors)",
       "## Every check",
     ]);
   });

@@ -129,7 +129,7 @@ describe("ScanFetcher", () => {
 
   it("keeps one request for each planned check's first sample, so other checks' samples cannot starve it", async () => {
     const fetcher = fetcherFor({ maxRequests: 6, sampleReserve: 2 });
-    fetcher.plan.planSamples(2);
+    fetcher.budget.planSamples(2);
     await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
     await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
     const shared = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
