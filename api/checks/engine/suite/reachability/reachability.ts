@@ -12,7 +12,8 @@ const isLocalHttp = (context: CheckContext): boolean =>
 export const homeReachable = defineCheck({
   id: "http.home-200",
   requests: "`GET /`",
-  passes: "`2xx` HTML after at most 3 same-site redirects",
+  passes:
+    "`2xx` HTML after at most 3 same-site redirects; a redirect to a private or metadata address, a loop or too many hops fails, naming the address and why",
   title: "The homepage answers 200 with HTML",
   category: "reachability",
   severity: "critical",

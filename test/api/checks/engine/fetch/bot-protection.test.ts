@@ -42,6 +42,10 @@ describe("a site whose bot protection blocks, challenges, answers 429 without Re
       expect(message).not.toMatch(SAYS_MISSING);
     }
     expect(statusOf(result, "llms.exists")).toBe("blocked");
+    // Whichever comes first, the 429 or the growing blocking, stops the scan; the rest is what was seen before.
+    const kinds = new Set(result.blocked?.signals.map((signal) => signal.kind));
+    expect(kinds.has("user-agent") && kinds.has("challenge")).toBe(true);
+    expect(kinds.has("rate-limit") || kinds.has("growing")).toBe(true);
   });
 });
 
