@@ -103,7 +103,8 @@ export class BlockWatch {
 
   /** A 429 from the checked site: how long to wait before the retry, or a `blocked` error that stops the scan. */
   onRateLimited(error: ScanFetchError, request: WatchedRequest): number {
-    if (!this.judges(request)) throw error;
+    // Any 429 from the checked site, whatever User-Agent the request posed as, asks the whole scan to slow down.
+    if (!this.onOrigin(request)) throw error;
     const headers = error.response?.headers ?? {};
     const value = headers["retry-after"];
     const delay = value === undefined ? null : retryAfterMs(value, Date.now());
@@ -202,8 +203,11 @@ export class BlockWatch {
 
   /** Only the scanner's own requests to the checked origin are judged. */
   private judges(request: WatchedRequest): boolean {
-    const { origin, userAgent } = this.options;
-    return request.headers["user-agent"] === userAgent && (origin === null || new URL(request.href).origin === origin);
+    return request.headers["user-agent"] === this.options.userAgent && this.onOrigin(request);
+  }
+
+  private onOrigin(request: WatchedRequest): boolean {
+    return this.options.origin === null || new URL(request.href).origin === this.options.origin;
   }
 
   /** undefined: no comparison left; null: sent, no answer. */
@@ -239,7 +243,8 @@ export class BlockWatch {
   }
 
   private sent(request: WatchedRequest): string {
-    return `${request.method} ${new URL(request.href).pathname} with our User-Agent`;
+    const ours = request.headers["user-agent"] === this.options.userAgent;
+    return `${request.method} ${new URL(request.href).pathname} with ${ours ? "our" : "an AI agent's"} User-Agent`;
   }
 
   private throwIfStopped(href: string): void {
