@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { TargetNotAllowedError } from "../api/checks/engine/fetch/address-guard.ts";
-import { describeScore } from "../api/checks/engine/render-markdown.ts";
+import { describeBlocking, describeScore, describeTally } from "../api/checks/engine/render-markdown.ts";
 import { type CheckProgress, runReadinessCheck } from "../api/checks/engine/run-check.ts";
 import { parseProfiles } from "../api/checks/engine/scoring.ts";
 import { CheckerConfigurationError, checkerSettingsFromConfig } from "../api/checks/engine/settings.ts";
@@ -35,7 +35,8 @@ Checks one site for agent readiness and prints what passes, what fails and how t
 
 Exit codes: 0 every gate holds; 1 the score is below --fail-under, or a regression against the baseline;
 2 the site could not be reached or scored, the report is incomplete (more than a quarter of the checks could not
-reach a verdict), the target was refused, or the arguments or the baseline are wrong.
+reach a verdict, or the site's bot protection blocked any check), the target was refused, or the arguments or the
+baseline are wrong.
 Private targets (tests, local work) must be listed in CHECKS_ALLOWED_TARGETS=host:port,...`;
 
 const FORMATS = ["text", "json", "junit", "sarif"] as const;
@@ -47,6 +48,7 @@ const STATUS_MARKS: Record<string, string> = {
   fail: "FAIL ",
   "n/a": "n/a  ",
   error: "ERROR",
+  blocked: "BLOCK",
 };
 
 function progressLine(event: CheckProgress): string {
@@ -61,9 +63,11 @@ function summary(result: ReadinessResult): string {
   const lines = [
     "",
     `${result.target.origin} — suite ${result.suite_version}, ${result.requests} requests in ${(result.duration_ms / 1000).toFixed(1)} s`,
-    `Score: ${describeScore(result)} (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`,
+    `Score: ${describeScore(result)} (${describeTally(score)})`,
     `Level: ${level.value} ${level.name}${level.next === null ? "" : ` — next: ${level.next.value} ${level.next.name} needs ${level.next.requirements.map((requirement) => requirement.check).join(", ")}`}`,
   ];
+  const blocking = describeBlocking(result);
+  if (blocking.length > 0) lines.push("", ...blocking);
   const failing = result.findings.filter((finding) => finding.status === "fail");
   if (failing.length > 0) {
     lines.push("", "Failing checks:");

@@ -1,7 +1,7 @@
 import { formatMoney } from "../../src/lib/money.ts";
 import type { ReadinessSummary } from "../../src/schemas/report.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
-import { describeCost, describeScore } from "./engine/render-markdown.ts";
+import { describeBlocking, describeCost, describeScore } from "./engine/render-markdown.ts";
 
 /** A locked report for agents: the score, the level, one line per finding, and how to unlock the fixes. */
 export function renderLockedMarkdown(
@@ -16,6 +16,7 @@ export function renderLockedMarkdown(
     "",
     `> Score ${score}, level ${result.level.value} (${result.level.name}). Suite ${result.suite_version}, checked ${result.checked_at}. Report: ${pageUrl}`,
     "",
+    ...(result.blocked === null ? [] : [...describeBlocking(result), ""]),
     "## Findings",
     "",
     ...result.findings.map((finding) => {

@@ -79,7 +79,8 @@ export function compareWithBaseline(baseline: Baseline, current: ReadinessResult
       if (now < then) comparison.fixed.push(change);
       else if (now > then) comparison.regressed.push(change);
     } else if (then === undefined && now !== undefined && now > 0) comparison.added.push(change);
-    else if (then !== undefined && finding.status === "error") comparison.uncompared.push(change);
+    else if (then !== undefined && (finding.status === "error" || finding.status === "blocked"))
+      comparison.uncompared.push(change);
   }
   comparison.regressions =
     comparison.regressed.length + comparison.added.filter((change) => change.after === "fail").length;

@@ -20,7 +20,8 @@ const attributes = (values: Readonly<Record<string, string | number>>): string =
     .join("");
 
 /**
- * One testcase per check: fail is a failure, error an error, n/a skipped; a warning passes with its message. Its time
+ * One testcase per check: fail is a failure, error an error (and blocked, typed "blocked": the site's bot protection
+ * kept it from a verdict), n/a skipped; a warning passes with its message. Its time
  * is the check's own duration (a report from before suite 2026.11.2 has none, and the attribute is left out).
  */
 function testcase(finding: Finding, origin: string): string {
@@ -33,6 +34,8 @@ function testcase(finding: Finding, origin: string): string {
       return `${head}>\n      <failure${attributes({ message: finding.message, type: finding.severity })}>${detail}</failure>\n    </testcase>`;
     case "error":
       return `${head}>\n      <error${attributes({ message: finding.message, type: "scanner" })}>${detail}</error>\n    </testcase>`;
+    case "blocked":
+      return `${head}>\n      <error${attributes({ message: finding.message, type: "blocked" })}>${detail}</error>\n    </testcase>`;
     case "n/a":
       return `${head}>\n      <skipped${attributes({ message: finding.message })}/>\n    </testcase>`;
     case "warn":
@@ -49,7 +52,7 @@ export function toJunit(result: ReadinessResult): string {
   const totals = {
     tests: result.findings.length,
     failures: count("fail"),
-    errors: count("error"),
+    errors: count("error") + count("blocked"),
     skipped: count("n/a"),
     time: (result.duration_ms / 1000).toFixed(3),
   };
@@ -58,6 +61,7 @@ export function toJunit(result: ReadinessResult): string {
     ["score", result.score.percent === null ? "not scored" : String(result.score.percent)],
     ["level", `${result.level.value} ${result.level.name}`],
     ["requests", String(result.requests)],
+    ...(result.blocked === null ? [] : [["blocked", `${result.blocked.checks} checks: ${result.blocked.allow}`]]),
   ]
     .map(([name, value]) => `      <property${attributes({ name: name ?? "", value: value ?? "" })}/>`)
     .join("\n");

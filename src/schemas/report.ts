@@ -3,9 +3,11 @@ import { TimestampSchema } from "./common.ts";
 
 /**
  * `fail` is the site's fault, with the evidence; `error` means the scanner could not reach a verdict for a reason that
- * is not the site's (its own budget ran out, the site limited its requests, a bug) and never counts as `fail`.
+ * is not the site's (its own budget ran out, a bug) and never counts as `fail`; `blocked` means the site's bot
+ * protection kept the scanner from judging (a challenge page, a 403 or 429 a browser does not get, a 429 without
+ * Retry-After, blocking that grew during the scan): never read as "missing", never counted (from suite 2026.11.3).
  */
-export const CheckStatusSchema = z.enum(["pass", "warn", "fail", "n/a", "error"]);
+export const CheckStatusSchema = z.enum(["pass", "warn", "fail", "n/a", "error", "blocked"]);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;
 
 /** `info` checks are reported but never scored. */
@@ -111,6 +113,8 @@ const TallySchema = {
   warn: z.int().min(0),
   na: z.int().min(0),
   error: z.int().min(0),
+  /** Checks the site's bot protection kept from a verdict (0 before suite 2026.11.3). */
+  blocked: z.int().min(0).default(0),
 };
 
 export const ScoreSchema = z.strictObject({
@@ -147,6 +151,32 @@ export const LevelSchema = z.strictObject({
 });
 export type Level = z.infer<typeof LevelSchema>;
 
+/** One way the site's bot protection answered the scanner, with what a browser got where it was asked. */
+export const BlockingSignalSchema = z.strictObject({
+  /**
+   * - challenge: a challenge or block page of a bot-protection service (any status, 200 included)
+   * - user-agent: a 403 that a browser's User-Agent does not get
+   * - rate-limit: a 429 without Retry-After, or with one that ends past the scan's time budget
+   * - growing: blocking that began during the scan (a URL that answered at first is refused later)
+   */
+  kind: z.enum(["challenge", "user-agent", "rate-limit", "growing"]),
+  /** The request that was blocked. */
+  url: z.string(),
+  /** What was sent, what came back, and what a browser got. */
+  detail: z.string(),
+});
+export type BlockingSignal = z.infer<typeof BlockingSignalSchema>;
+
+/** How much the site's bot protection kept the scanner from judging, and what to allow so a new scan can judge it. */
+export const BlockedSummarySchema = z.strictObject({
+  /** Checks whose status is `blocked`. */
+  checks: z.int().min(1),
+  signals: z.array(BlockingSignalSchema).min(1),
+  /** What the site owner should allow (our User-Agent, the paths), in one sentence. */
+  allow: z.string(),
+});
+export type BlockedSummary = z.infer<typeof BlockedSummarySchema>;
+
 export const ReadinessSummaryShape = {
   /** The frozen rubric the result was computed with, e.g. `2026.11.0`. */
   suite_version: z.string().regex(/^\d{4}\.\d{1,2}\.\d+$/),
@@ -164,10 +194,13 @@ export const ReadinessSummaryShape = {
   }),
   score: ScoreSchema,
   /**
-   * More than a quarter of the applicable checks ended in `error`: the report says too little to be trusted, so its
-   * `score.percent` is null (no healthy-looking number) and `npm run check -- --fail-under` fails on it.
+   * More than a quarter of the applicable checks ended in `error`, or any check was `blocked`: the report says too
+   * little to be trusted, so its `score.percent` is null (no healthy-looking number) and `npm run check -- --fail-under`
+   * fails on it.
    */
   incomplete: z.boolean().default(false),
+  /** Set when the site's bot protection kept the scanner from judging some checks; null otherwise (and before 2026.11.3). */
+  blocked: BlockedSummarySchema.nullable().default(null),
   level: LevelSchema,
   categories: z.array(CategoryResultSchema),
   findings: z.array(FindingSchema),

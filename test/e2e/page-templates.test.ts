@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startBotProtectedSite } from "../fixtures/sites/bot-protected.ts";
+import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { collectPageErrors, fitsViewport, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { PAGE_TEMPLATES, type PageTemplate } from "../helpers/page-templates.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
@@ -11,11 +13,14 @@ let server: RunningServer;
 let browser: Browser;
 let dir: string;
 let reportPath: string;
+let blockedPath: string;
+let guarded: FixtureSite;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "page-templates-"));
+  guarded = await startBotProtectedSite();
   server = await startServer({
     DATABASE_URL: `file:${join(dir, "service.db")}`,
-    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}`,
+    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port},${guarded.hostPort}`,
   });
   browser = await launchBrowser();
   // The report template needs a report: check the service itself, as a visitor would.
@@ -26,14 +31,37 @@ beforeAll(async () => {
   });
   expect(response.status).toBe(200);
   reportPath = `/checks/${((await response.json()) as { id: string }).id}`;
+  // A report whose checks a site's bot protection blocked: the page says so, and what to allow.
+  const blocked = await fetch(`${server.url}/api/v1/checks`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ domain: guarded.origin }),
+  });
+  blockedPath = `/checks/${((await blocked.json()) as { id: string }).id}`;
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await guarded?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-const templates = (): PageTemplate[] => [...PAGE_TEMPLATES, { name: "check-report", path: reportPath }];
+const templates = (): PageTemplate[] => [
+  ...PAGE_TEMPLATES,
+  { name: "check-report", path: reportPath },
+  { name: "check-report-blocked", path: blockedPath },
+];
+
+describe("the report of a site behind bot protection", () => {
+  it("says it is incomplete, how many checks were blocked and what to allow, and shows no score", async () => {
+    const html = await (await fetch(`${server.url}${blockedPath}`)).text();
+    expect(html).toMatch(/Blocked by the site's bot protection/);
+    expect(html).toMatch(/kept our scanner from judging \d+ checks/);
+    expect(html).toMatch(/What to allow:/);
+    expect(html).toMatch(/Allow the User-Agent &quot;AgentReadyBot\/1\.0/);
+    expect(html).toMatch(/aria-label="Incomplete report: no score"/);
+  });
+});
 
 // Wide in the light theme and narrow in the dark one: every template is seen at both sizes and in
 // both themes, with JavaScript on and the real CSP (axe is evaluated through DevTools, not a script tag).

@@ -12,6 +12,7 @@ import { loadSigningKeys } from "../../api/platform/signing/signing-keys.ts";
 import { ReadinessResultSchema } from "../../src/schemas/report.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import { startBareSite } from "../fixtures/sites/bare.ts";
+import { startBotProtectedSite } from "../fixtures/sites/bot-protected.ts";
 import { type FixtureSite, startFixtureSite } from "../fixtures/sites/serve.ts";
 import { page, type StaticDocument, startStaticSite } from "../fixtures/sites/static-site.ts";
 import { verifyEd25519 } from "../helpers/rfc9421.ts";
@@ -64,6 +65,33 @@ describe("npm run check", CLI_TESTS, () => {
     expect(code).toBe(0);
     expect(ReadinessResultSchema.parse(JSON.parse(stdout)).profile.applied).toEqual(["content", "docs"]);
     expect(stderr).toMatch(/\[ ?\d+\/\d+\] PASS {2}http\.home-200/);
+  });
+
+  it("says how many checks a site's bot protection blocked and what to allow, and fails --fail-under (text, json, junit)", async () => {
+    const guarded = await startBotProtectedSite();
+    try {
+      const env = { CHECKS_ALLOWED_TARGETS: guarded.hostPort };
+      const text = await runCli([guarded.origin, "--fail-under", "0"], env);
+      expect(text.code).toBe(2);
+      expect(text.stdout).toMatch(/BLOCK llms\.exists/);
+      expect(text.stdout).toMatch(
+        /Score: incomplete: the site's bot protection kept the scanner from judging \d+ checks/,
+      );
+      expect(text.stdout).toMatch(/^What to allow: .*Allow the User-Agent "AgentReadyBot\/1\.0/m);
+      const json = await runCli([guarded.origin, "--json"], env);
+      const result = ReadinessResultSchema.parse(JSON.parse(json.stdout));
+      expect(json.code).toBe(2);
+      expect(result.incomplete).toBe(true);
+      expect(result.blocked?.checks).toBe(result.findings.filter((finding) => finding.status === "blocked").length);
+      const junit = await runCli([guarded.origin, "--format", "junit"], env);
+      expect(junit.code).toBe(2);
+      expect(junit.stdout).toMatch(
+        /<testcase [^>]*name="llms\.exists: [^"]*"[^>]*>\s*<error message="blocked by the site&apos;s bot protection[^"]*" type="blocked">/,
+      );
+      expect(junit.stdout).toMatch(/<property name="blocked" value="\d+ checks: Your bot protection/);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it("exits 1 when the score is below --fail-under, and 2 for a usage error", async () => {

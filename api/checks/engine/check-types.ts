@@ -45,6 +45,8 @@ export interface CheckDefinition {
   /** A copy-paste instruction for a coding agent. */
   prompt: string;
   specUrls: readonly string[];
+  /** It samples link targets: the budget plan keeps it one sample before samples are shared out (request-slots.ts). */
+  samples?: true;
   run(context: CheckContext): Promise<CheckOutcome>;
 }
 
@@ -57,6 +59,7 @@ export const warn = (message: string): CheckOutcome => ({ status: "warn", messag
 export const fail = (message: string): CheckOutcome => ({ status: "fail", message });
 export const notApplicable = (message: string): CheckOutcome => ({ status: "n/a", message });
 export const scanError = (message: string): CheckOutcome => ({ status: "error", message });
+export const blocked = (message: string): CheckOutcome => ({ status: "blocked", message });
 
 /**
  * A proposal is not yet the specification, so breaking it is reported as `warn`, never `fail` (DESIGN §8); the

@@ -78,6 +78,10 @@ export class EvidenceTrail {
   private readonly origin: string;
   /** Network requests this trail's check sent itself, redirect hops included. */
   private sent = 0;
+  /** Whether this check has sent a sample yet. */
+  sampled = false;
+  /** The first request of this check that the site's bot protection refused, if any. */
+  blocked: ScanFetchError | null = null;
 
   constructor(fetcher: ScanFetcher, userAgent: string, origin: string) {
     this.fetcher = fetcher;
@@ -91,6 +95,12 @@ export class EvidenceTrail {
 
   async request(request: ScanRequest): Promise<ScanResponse> {
     const method = request.method ?? "GET";
+    // A check's first sample draws on the one request the budget plan keeps for it (fetch/request-slots.ts).
+    const firstSample = (): boolean => {
+      if (this.sampled) return false;
+      this.sampled = true;
+      return true;
+    };
     const shownHeaders = pick(request.headers ?? {}, REQUEST_HEADERS_SHOWN);
     const agent = request.headers?.["user-agent"];
     if (agent !== undefined && agent !== this.userAgent) shownHeaders["user-agent"] = agent;
@@ -98,7 +108,9 @@ export class EvidenceTrail {
     try {
       const { response, reused } = await this.fetcher.fetch({
         ...request,
+        firstSample,
         onSent: () => {
+          if (request.sample === true) this.sampled = true;
           this.sent += 1;
         },
       });
@@ -119,6 +131,7 @@ export class EvidenceTrail {
     } catch (error) {
       if (!(error instanceof ScanFetchError)) throw error;
       const failure = error;
+      if (failure.kind === "blocked") this.blocked ??= failure;
       const answered = failure.response;
       this.push(null, {
         request: shownRequest,
@@ -134,8 +147,23 @@ export class EvidenceTrail {
               },
         error: failure.message,
         reused: false,
-        finding: `no usable response (${failure.kind})`,
+        finding:
+          failure.kind === "blocked" ? "blocked by the site's bot protection" : `no usable response (${failure.kind})`,
       });
+      const browser = failure.comparison;
+      if (browser !== null) {
+        const { response } = browser;
+        this.push(null, {
+          request: { ...shownRequest, headers: { ...shownRequest.headers, "user-agent": browser.userAgent } },
+          response:
+            response === null
+              ? null
+              : { ...response, redirects: [], headers: pick(response.headers, RESPONSE_HEADERS_SHOWN) },
+          error: response === null ? "no answer within the scan's budget" : null,
+          reused: false,
+          finding: "the same request with a browser's User-Agent, for comparison",
+        });
+      }
       throw failure;
     }
   }

@@ -18,11 +18,30 @@ export function describeCost(finding: Finding): string {
 }
 
 /** The score line, which never shows a number for an incomplete report (DESIGN §8). */
-export function describeScore(result: Pick<ReadinessResult, "score" | "incomplete">): string {
+export function describeScore(result: Pick<ReadinessResult, "score" | "incomplete" | "blocked">): string {
   const { score } = result;
+  if (result.incomplete && result.blocked !== null)
+    return `incomplete: the site's bot protection kept the scanner from judging ${result.blocked.checks} check${result.blocked.checks === 1 ? "" : "s"}`;
   if (result.incomplete)
     return `incomplete: ${score.error} checks could not reach a verdict, more than a quarter of those that apply`;
   return score.percent === null ? "not scored" : `${score.percent}/100`;
+}
+
+/** "3 pass, 1 fail, …", with `blocked` only where a check was. */
+export function describeTally(score: ReadinessResult["score"]): string {
+  const blocked = score.blocked > 0 ? `, ${score.blocked} blocked` : "";
+  return `${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error${blocked}`;
+}
+
+/** What the report says about the site's bot protection: how many checks it kept from a verdict, and what to allow. */
+export function describeBlocking(result: Pick<ReadinessResult, "blocked">): string[] {
+  const { blocked } = result;
+  if (blocked === null) return [];
+  return [
+    `Blocked: the site's bot protection kept the scanner from judging ${blocked.checks} check${blocked.checks === 1 ? "" : "s"}; none of them means a surface is missing.`,
+    ...blocked.signals.map((signal) => `- ${signal.kind} at ${signal.url}: ${signal.detail}`),
+    `What to allow: ${blocked.allow}`,
+  ];
 }
 
 /**
@@ -32,9 +51,7 @@ export function describeScore(result: Pick<ReadinessResult, "score" | "incomplet
 export function renderMarkdownReport(result: ReadinessResult): string {
   const { score, level } = result;
   const lines: string[] = [`# Agent-readiness fixes for ${result.target.origin}`, ""];
-  lines.push(
-    `- Score: **${describeScore(result)}** (${score.pass} pass, ${score.fail} fail, ${score.warn} warn, ${score.na} n/a, ${score.error} error)`,
-  );
+  lines.push(`- Score: **${describeScore(result)}** (${describeTally(score)})`);
   if (result.incomplete) lines.push("- Report: **incomplete**; run the check again before acting on the score");
   lines.push(
     `- Level: **${level.value} — ${level.name}**${level.next === null ? "" : ` (next: ${level.next.value} — ${level.next.name})`}`,
@@ -47,6 +64,8 @@ export function renderMarkdownReport(result: ReadinessResult): string {
     `- Checked ${result.checked_at} with suite ${result.suite_version}: ${result.requests} requests in ${result.duration_ms} ms`,
     "",
   );
+  const blocking = describeBlocking(result);
+  if (blocking.length > 0) lines.push("## Blocked by the site's bot protection", "", ...blocking, "");
   const details = new Map(result.details.map((detail) => [detail.id, detail]));
   const todo = result.findings
     .filter(
@@ -66,9 +85,9 @@ export function renderMarkdownReport(result: ReadinessResult): string {
       if (detail.spec_urls.length > 0) lines.push(`Specs: ${detail.spec_urls.join(", ")}`, "");
     }
   }
-  const errors = result.findings.filter((finding) => finding.status === "error");
+  const errors = result.findings.filter((finding) => finding.status === "error" || finding.status === "blocked");
   if (errors.length > 0) {
-    lines.push("## Not checked (scanner or network errors)", "");
+    lines.push("## Not checked (blocked, scanner or network errors)", "");
     for (const finding of errors) lines.push(`- \`${finding.id}\`: ${finding.message}`);
     lines.push("");
   }

@@ -7,7 +7,9 @@ import {
   type ReadinessResult,
   ReadinessResultSchema,
 } from "../../../src/schemas/report.ts";
+import { summarizeBlocking } from "./blocked-summary.ts";
 import {
+  blocked,
   type CheckContext,
   type CheckDefinition,
   type CheckOutcome,
@@ -73,12 +75,14 @@ async function soft404Fingerprints(context: DocumentContext, scanToken: string):
 
 /**
  * A request that got no answer ends the check: as `fail` when the site is to blame (it hung, broke the connection,
- * pointed at an address no public client can reach), as `error` when the scanner's own limits stopped it.
+ * pointed at an address no public client can reach), as `blocked` when its bot protection refused the scanner, as
+ * `error` when the scanner's own limits stopped it.
  */
 async function runOne(definition: CheckDefinition, context: CheckContext): Promise<CheckOutcome> {
   try {
     return await definition.run(context);
   } catch (error) {
+    if (error instanceof ScanFetchError && error.kind === "blocked") return blocked(error.message);
     if (error instanceof ScanFetchError) return isSiteFault(error) ? fail(error.message) : scanError(error.message);
     return scanError(`the checker failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -98,6 +102,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   await options.admit?.();
   const fetcher = new ScanFetcher({
     settings,
+    origin: target.origin,
     ...lookup,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
@@ -112,12 +117,16 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     const applied = options.profile === undefined ? inferred : [...options.profile];
     facts = { signals, reasons: profileReasons(signals), inferred, applied, overridden: options.profile !== undefined };
     options.onProgress?.({ kind: "profile", inferred, applied });
+    fetcher.budget.planSamples(
+      CHECK_SUITE.filter((check) => check.samples === true && isApplicable(check, applied)).length,
+    );
     const agentDns = options.agentDns ?? dnsOverHttpsResolver();
     const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns };
     let done = 0;
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
         const run = await runApplicable(definition, applied, () => ({ ...context, trail: newTrail() }));
+        if (definition.samples === true && run.trail !== null && !run.trail.sampled) fetcher.budget.releaseSample();
         done += 1;
         options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
         return run;
@@ -127,6 +136,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     await fetcher.close();
   }
   const scored = runs.map((run) => ({ definition: run.definition, status: run.outcome.status }));
+  const findings = runs.map(toFinding);
   const incomplete = isIncomplete(scored);
   const score = scoreResults(scored);
   return ReadinessResultSchema.parse({
@@ -143,9 +153,10 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     },
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
+    blocked: summarizeBlocking(findings, fetcher.watch.signals, settings),
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
     categories: categoryResults(scored),
-    findings: runs.map(toFinding),
+    findings,
     details: runs.map(toDetail),
   } satisfies ReadinessResult);
 }
@@ -167,7 +178,11 @@ async function runApplicable(
   }
   const context = contextFor();
   const started = performance.now();
-  const outcome = capByMaturity(definition.maturity, await runOne(definition, context));
+  let outcome = capByMaturity(definition.maturity, await runOne(definition, context));
+  // A pass or n/a that rests on less than the check asked for, because bot protection refused part of it, says
+  // nothing about the site: it is blocked too. A fail or warn stands, proven by what did come back.
+  const refused = context.trail.blocked;
+  if (refused !== null && (outcome.status === "pass" || outcome.status === "n/a")) outcome = blocked(refused.message);
   return { definition, trail: context.trail, outcome, durationMs: Math.round(performance.now() - started) };
 }
 

@@ -31,25 +31,28 @@ function tally(results: readonly ScoredResult[]): Omit<Score, "percent"> & { per
     warn: count("warn"),
     na: count("n/a"),
     error: count("error"),
+    blocked: count("blocked"),
   };
 }
 
 /**
- * round(100 × pass / (pass + fail)) over scored checks. Warn, n/a and error leave the denominator, and informational
- * checks are never scored (the Cloudflare rule; a scanner failure must not read as the site's failure).
+ * round(100 × pass / (pass + fail)) over scored checks. Warn, n/a, error and blocked leave the denominator, and
+ * informational checks are never scored (the Cloudflare rule; a scanner failure must not read as the site's failure).
  */
 export function scoreResults(results: readonly ScoredResult[]): Score {
   return tally(results);
 }
 
 /**
- * More than a quarter of the applicable checks could not reach a verdict (DESIGN §8): the rest is too thin a sample
- * to show a score as if it described the site.
+ * More than a quarter of the applicable checks could not reach a verdict, or the site's bot protection kept any check
+ * from one (DESIGN §8): the rest is too thin a sample, or too skewed by what the protection let through, to show a
+ * score as if it described the site.
  */
 export function isIncomplete(results: readonly ScoredResult[]): boolean {
   const applicable = results.filter((result) => result.status !== "n/a").length;
   const errors = results.filter((result) => result.status === "error").length;
-  return applicable > 0 && errors * 4 > applicable;
+  const blocked = results.some((result) => result.status === "blocked");
+  return blocked || (applicable > 0 && errors * 4 > applicable);
 }
 
 export function categoryResults(results: readonly ScoredResult[]): CategoryResult[] {

@@ -1,10 +1,13 @@
+import { isUtf8 } from "node:buffer";
 import { gunzipSync } from "node:zlib";
+import { formatBytes } from "../../../../src/lib/format-bytes.ts";
 import type { ScanResponse } from "../fetch/fetcher.ts";
+import { firstInvalidUtf8 } from "../fetch/response-fault.ts";
 import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
 import { htmlLinks } from "../parse/html.ts";
 import { type HeaderLink, parseLinkHeader } from "../parse/link-header.ts";
 import { type LlmsTxt, parseLlmsTxt } from "../parse/llms-txt.ts";
-import { bodyLooksLikeHtml, isSuccess, mediaTypeOf } from "../parse/media-type.ts";
+import { bodyLooksLikeHtml, isSuccess } from "../parse/media-type.ts";
 import { parseRobots, type Robots } from "../parse/robots.ts";
 import { parseSitemap, type SitemapParseResult } from "../parse/sitemap.ts";
 import {
@@ -111,7 +114,9 @@ export async function loadSecurityTxt(
   return { document, text: readableText(context, document) };
 }
 
+/** How far a gzip-compressed sitemap may inflate: past this it is a decompression bomb or an oversize sitemap. */
 const MAX_SITEMAP_BYTES = 5_000_000;
+const ACCEPT_SITEMAP = "application/xml, text/xml;q=0.9, */*;q=0.1";
 
 export interface LoadedSitemap {
   document: FetchedDocument;
@@ -120,31 +125,47 @@ export interface LoadedSitemap {
   parsed: SitemapParseResult | null;
 }
 
+/**
+ * sitemaps.org lets a sitemap be gzip-compressed (`sitemap.xml.gz`, often named by a sitemap index): the body itself
+ * is gzip, not a Content-Encoding the client undoes. It is inflated here within a size cap, so a bomb is recorded as
+ * the site's fault (a `fail`), never read as text that is "not valid UTF-8".
+ */
+export function inflateSitemap(response: ScanResponse): ScanResponse {
+  if (response.body[0] !== 0x1f || response.body[1] !== 0x8b) return response;
+  try {
+    const body = gunzipSync(response.body, { maxOutputLength: MAX_SITEMAP_BYTES });
+    return {
+      ...response,
+      body,
+      text: body.toString("utf8"),
+      invalidUtf8At: isUtf8(body) ? null : firstInvalidUtf8(body),
+    };
+  } catch (error) {
+    const tooLarge =
+      error instanceof RangeError ||
+      (error instanceof Error && "code" in error && error.code === "ERR_BUFFER_TOO_LARGE");
+    const message = tooLarge
+      ? `${response.url} is a gzip-compressed sitemap that inflates past ${formatBytes(MAX_SITEMAP_BYTES)}: a decompression bomb or an oversize sitemap`
+      : `${response.url} is gzip-compressed but does not inflate (${error instanceof Error ? error.message : String(error)})`;
+    return { ...response, fault: { kind: tooLarge ? "too-large" : "undecodable", message } };
+  }
+}
+
+/** One sitemap file, inflated when it is gzip-compressed. */
+export async function fetchSitemap(context: DocumentContext, url: string): Promise<FetchedDocument> {
+  const response = inflateSitemap(await context.trail.get(url, { accept: ACCEPT_SITEMAP }));
+  return { url, response, state: classifyResponse(context, response) };
+}
+
 /** The first sitemap robots.txt names (RFC 9309 `Sitemap:`), else `/sitemap.xml`. */
 export async function loadSitemap(context: DocumentContext, robots: Robots | null): Promise<LoadedSitemap> {
   const declared = (robots?.sitemaps ?? []).flatMap((value) => (URL.canParse(value) ? [new URL(value).href] : []));
   const sameHost = declared.find((url) => new URL(url).host === context.target.root.host) ?? declared[0];
   const url = sameHost ?? pathUrl(context, "/sitemap.xml");
-  const document = await fetchDocument(context, url, "application/xml, text/xml;q=0.9, */*;q=0.1");
+  const document = await fetchSitemap(context, url);
   return {
     document,
     source: sameHost === undefined ? "default" : "robots",
-    parsed: document.state === "fallback" ? null : parseSitemapBody(document),
+    parsed: document.state === "found" ? parseSitemap(document.response.text) : null,
   };
-}
-
-function parseSitemapBody(document: FetchedDocument): SitemapParseResult | null {
-  if (!isSuccess(document.response)) return null;
-  const { response } = document;
-  const gzipped =
-    /gzip/.test(mediaTypeOf(response)) || (new URL(response.url).pathname.endsWith(".gz") && response.body[0] === 0x1f);
-  if (!gzipped) return parseSitemap(response.text);
-  try {
-    return parseSitemap(gunzipSync(response.body, { maxOutputLength: MAX_SITEMAP_BYTES }).toString("utf8"));
-  } catch (error) {
-    return {
-      ok: false,
-      error: `the gzip sitemap does not inflate: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
 }

@@ -8,16 +8,18 @@ import {
   type VettedDestination,
   vetDestination,
 } from "./address-guard.ts";
+import { BlockWatch, type WatchedAnswer, type WatchedRequest } from "./blocking/block-watch.ts";
 import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
-import { RequestSlots } from "./request-slots.ts";
+import { type BudgetClaim, RequestBudget, RequestSlots } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
 export type { ScanMethod, ScanResponse } from "./scan-response.ts";
 
-export interface ScanRequest {
+/** How a request draws on the budget (`sample`, `firstSample`) is said on BudgetClaim. */
+export interface ScanRequest extends Partial<BudgetClaim> {
   method?: ScanMethod;
   url: string | URL;
   /** Header names in lower case; `user-agent` overrides the scanner's own only for the bot-parity probe. */
@@ -25,15 +27,12 @@ export interface ScanRequest {
   body?: string;
   /** Content negotiation probes: never answer from a response fetched with another Accept. */
   exact?: boolean;
-  /** One of many links checked by sampling: refused once only the reserved end of the budget is left. */
-  sample?: boolean;
   /** Called once per network request this call sends (redirect hops included), so a check can count its own. */
   onSent?: () => void;
 }
 
 /** How one call may spend the request budget. */
-interface Spending {
-  sample: boolean;
+interface Spending extends BudgetClaim {
   onSent: (() => void) | undefined;
 }
 
@@ -47,6 +46,8 @@ export interface ScanFetcherOptions {
   settings: CheckerSettings;
   lookup?: HostLookup;
   signal?: AbortSignal;
+  /** The origin being checked, whose bot protection the scan watches for (see blocking/block-watch.ts). */
+  origin?: string;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -57,8 +58,8 @@ function variesOnAccept(response: ScanResponse): boolean {
 
 /**
  * The only way a scan touches the network: vetted and pinned destinations, hand-followed redirects, per-request and
- * per-scan time limits, a decompressed size cap, a request budget, a stop on 429, and a per-scan cache so checks share
- * one fetch of each document.
+ * per-scan time limits, a decompressed size cap, a request budget, a watch on the site's bot protection (Retry-After
+ * honoured, a stop on a 429 without it), and a per-scan cache so checks share one fetch of each document.
  */
 export class ScanFetcher {
   private readonly settings: CheckerSettings;
@@ -71,14 +72,17 @@ export class ScanFetcher {
   private readonly deadline: AbortSignal;
   private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
-  private sent = 0;
-  private stopped: ScanFetchError | null = null;
+  /** How the site's bot protection answered the scan (`watch.signals`), see blocking/block-watch.ts. */
+  readonly watch: BlockWatch;
+  /** The request budget and its plan (`planSamples`, `releaseSample`), see request-slots.ts. */
+  readonly budget: RequestBudget;
 
   constructor(options: ScanFetcherOptions) {
     this.settings = options.settings;
     this.lookup = options.lookup ?? systemLookup;
     this.agent = createPinnedAgent(this.pins, this.settings.limits);
     this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
+    this.budget = new RequestBudget(this.settings.limits);
     const budget = AbortSignal.timeout(this.settings.limits.scanBudgetMs);
     this.deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
     this.exchangeOptions = {
@@ -87,11 +91,17 @@ export class ScanFetcher {
       limits: this.settings.limits,
       deadlineError: (href) => this.deadlineError(href),
     };
+    this.watch = new BlockWatch({
+      userAgent: this.settings.userAgent,
+      origin: options.origin ?? null,
+      scanBudgetMs: this.settings.limits.scanBudgetMs,
+      deadline: this.deadline,
+    });
   }
 
   /** Network requests sent so far, redirect hops included. */
   get requestCount(): number {
-    return this.sent;
+    return this.budget.sent;
   }
 
   fetch(request: ScanRequest): Promise<FetchOutcome> {
@@ -100,7 +110,11 @@ export class ScanFetcher {
     const headers = this.requestHeaders(request.headers);
     // A POST is cached too, keyed by its body and headers: a scan never needs to send the same probe twice.
     const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
-    const spending: Spending = { sample: request.sample === true, onSent: request.onSent };
+    const spending: Spending = {
+      sample: request.sample === true,
+      firstSample: request.firstSample,
+      onSent: request.onSent,
+    };
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached.then((response) => ({ response, reused: true }));
     const plainGet =
@@ -217,41 +231,57 @@ export class ScanFetcher {
     body: string | undefined,
     spending: Spending,
   ): Promise<Hop> {
-    const href = url.href;
     const destination = await this.vet(url);
     if (!destination.literal) this.pins.set(destination.hostname.toLowerCase(), destination.addresses);
-    await this.slots.acquire();
+    const request = { method, href: url.href, headers, body };
+    for (;;) {
+      // A 429 is judged before the request's slot is handed on, so nothing slips out after the scan stops asking.
+      const answer = await this.sendCounted(request, spending, (error) => this.watch.onRateLimited(error, request));
+      if (typeof answer === "number") continue;
+      return await this.watch.judge(request, answer, (next) => this.sendExtra(next, { ...spending, sample: false }));
+    }
+  }
+
+  /** One request within the budget, the concurrency limit and the time budget; `onTooMany` judges a 429. */
+  private async sendCounted(
+    request: WatchedRequest,
+    spending: Spending,
+    onTooMany?: (error: ScanFetchError) => number,
+  ): Promise<Hop | number> {
+    const { href } = request;
+    if (onTooMany === undefined) await this.slots.acquire();
+    else
+      await this.watch.admit(href, this.slots).catch((error: unknown) => {
+        throw error instanceof ScanFetchError ? error : this.deadlineError(href);
+      });
     try {
-      if (this.stopped !== null) {
-        throw new ScanFetchError(this.stopped.kind, `not sent (${href}): ${this.stopped.message}`, href);
-      }
       if (this.deadline.aborted) throw this.deadlineError(href);
-      const { maxRequests, sampleReserve } = this.settings.limits;
-      if (this.sent >= maxRequests) {
-        throw new ScanFetchError(
-          "request-budget",
-          `not sent (${href}): the scan's budget of ${maxRequests} requests is spent`,
-          href,
-        );
-      }
-      if (spending.sample && this.sent >= maxRequests - sampleReserve) {
-        throw new ScanFetchError(
-          "request-budget",
-          `not sent (${href}): the last ${sampleReserve} requests of the budget are kept for essential checks`,
-          href,
-        );
-      }
-      this.sent += 1;
+      const spent = this.budget.take(spending);
+      if (spent !== null) throw new ScanFetchError("request-budget", `not sent (${href}): ${spent}`, href);
       spending.onSent?.();
       // Each hop is signed for its own authority and path (Web Bot Auth); the cache and the evidence keep the unsigned headers.
-      const sent = this.settings.signer === null ? headers : await this.settings.signer({ method, url: href, headers });
-      return await exchange({ method, href, headers: sent, body }, this.exchangeOptions);
+      const { method, href: url, headers, body } = request;
+      const sent =
+        this.settings.signer === null ? { ...headers } : await this.settings.signer({ method, url, headers });
+      return await exchange({ method, href: url, headers: sent, body }, this.exchangeOptions);
     } catch (error) {
-      if (error instanceof ScanFetchError && error.kind === "rate-limited") this.stopped = error;
-      throw error;
+      if (onTooMany === undefined || !(error instanceof ScanFetchError) || error.kind !== "rate-limited") throw error;
+      return onTooMany(error);
     } finally {
       this.slots.release();
     }
+  }
+
+  /** A request the block watch asks for (a browser comparison, a re-check): a 429 is an answer here, not a stop. */
+  private sendExtra(request: WatchedRequest, spending: Spending): Promise<WatchedAnswer | null> {
+    return this.sendCounted(request, spending).then(
+      (hop) => (typeof hop === "number" ? null : hop),
+      (error: unknown) => {
+        if (!(error instanceof ScanFetchError)) throw error;
+        const answered = error.kind === "rate-limited" ? error.response : null;
+        return answered === null ? null : { ...answered, url: request.href, text: "" };
+      },
+    );
   }
 
   private deadlineError(href: string): ScanFetchError {

@@ -6,8 +6,9 @@ import { formatBytes } from "../../../../src/lib/format-bytes.ts";
  * - too-large: the body went past the scan's size cap (decompressed), an oversize body or a decompression bomb
  * - redirect-refused: a redirect to an address no public client can reach (private, loopback, reserved…)
  * - redirect-limit: still redirecting after the hops the scan follows, or a redirect loop
+ * - undecodable: a body in a compression it declares (a `.gz` file) that does not decompress
  */
-export type ResponseFaultKind = "too-large" | "redirect-refused" | "redirect-limit";
+export type ResponseFaultKind = "too-large" | "redirect-refused" | "redirect-limit" | "undecodable";
 
 export interface ResponseFault {
   kind: ResponseFaultKind;

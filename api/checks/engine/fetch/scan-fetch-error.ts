@@ -12,12 +12,19 @@ export type ScanFetchErrorKind =
   | "scan-time-budget"
   | "request-budget"
   | "rate-limited"
+  | "blocked"
   | "tls"
   | "network";
 
 export interface ScanFetchErrorResponse {
   status: number;
   headers: Readonly<Record<string, string>>;
+}
+
+/** For `blocked`: the same request sent with a browser's User-Agent, and what came back (null: no answer). */
+export interface BrowserComparison {
+  userAgent: string;
+  response: (ScanFetchErrorResponse & { url: string; excerpt: string }) | null;
 }
 
 export class ScanFetchError extends Error {
@@ -28,6 +35,8 @@ export class ScanFetchError extends Error {
   readonly response: ScanFetchErrorResponse | null;
   /** For `target-not-allowed`: why the address guard refused the URL. */
   readonly refusal: TargetRefusalReason | null;
+  /** For `blocked`: what a browser got for the same request, when the scan asked. */
+  readonly comparison: BrowserComparison | null;
 
   constructor(
     kind: ScanFetchErrorKind,
@@ -35,19 +44,21 @@ export class ScanFetchError extends Error {
     url: string,
     response: ScanFetchErrorResponse | null = null,
     refusal: TargetRefusalReason | null = null,
+    comparison: BrowserComparison | null = null,
   ) {
     super(message);
     this.kind = kind;
     this.url = url;
     this.response = response;
     this.refusal = refusal;
+    this.comparison = comparison;
   }
 }
 
 /**
  * The site is to blame: it did not answer in time, broke the connection or TLS, or sent the scan to an address no
- * public client can use. The scanner's budgets, a 429 (the site may limit whom it likes) and the scanner's own port
- * policy are not the site's fault, so they leave the check without a verdict (`error`).
+ * public client can use. The scanner's budgets, a 429 from another host, the site's bot protection (`blocked`) and
+ * the scanner's own port policy are not the site's fault, so they leave the check without a verdict.
  */
 export function isSiteFault(error: ScanFetchError): boolean {
   switch (error.kind) {

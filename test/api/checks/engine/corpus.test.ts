@@ -89,6 +89,26 @@ describe("the corpus of fixture sites", () => {
     expect(messageOf(hostile, "security.txt")).toMatch(/not valid UTF-8/);
   });
 
+  it("names the private address a homepage redirects to, instead of counting hops", () => {
+    expect(messageOf(resultOf("metadata-redirect"), "http.home-200")).toMatch(
+      /redirects to http:\/\/169\.254\.169\.254\/latest\/meta-data\/, which no public client may reach: 169\.254\.169\.254 is a link-local address/,
+    );
+  });
+
+  it("inflates a sitemap index's .xml.gz sitemaps and samples their URLs", () => {
+    expect(messageOf(resultOf("news"), "robots.sitemap")).toMatch(/5 URLs on [\d.:]+; \d sampled answer 2xx/);
+  });
+
+  it("says blocked with what a browser got, never missing, on the site behind bot protection, and marks it incomplete", () => {
+    const guarded = resultOf("guarded");
+    expect(guarded.incomplete).toBe(true);
+    expect(guarded.blocked?.checks).toBe(idsWith(guarded, "blocked").length);
+    expect(messageOf(guarded, "llms.exists")).toMatch(
+      /GET \/llms\.txt with our User-Agent got 403 text\/plain; the same request with a browser's User-Agent got 200 text\/plain/,
+    );
+    for (const id of idsWith(guarded, "blocked")) expect(messageOf(guarded, id)).not.toMatch(/is missing|not found/);
+  });
+
   it("matches the committed catalogue page, which npm run catalogue regenerates from the suite and this run", () => {
     const page = readFileSync("content/docs/checks/catalogue.md", "utf8");
     const generated = replaceBody(page, renderCatalogue(CHECK_SUITE, runs.map(toOutcome)));

@@ -211,19 +211,19 @@ describe("the broken fixture", () => {
     expect(statusOf(result, "llms.structure")).toBe("pass");
     expect(statusOf(result, "llms.links-resolve")).toBe("fail");
     expect(messageOf(result, "llms.links-resolve")).toMatch(
-      /2 of 3 checked links are dead: \/docs\/guide\.md → 200 HTML/,
+      /\d of \d checked links are dead: \/docs\/guide\.md → 200 HTML/,
     );
   });
 
-  it("warns about an api-catalog served as application/json, citing the clause, and flags wrong types in delivery", () => {
-    expect(statusOf(result, "catalog.api")).toBe("warn");
+  it("fails an api-catalog served as application/json (a MUST of RFC 9727), citing the clause, and flags wrong types in delivery", () => {
+    expect(statusOf(result, "catalog.api")).toBe("fail");
     expect(messageOf(result, "catalog.api")).toMatch(
-      /served as application\/json rather than application\/linkset\+json \(RFC 9727 §4\.2\)/,
+      /served as application\/json, not application\/linkset\+json \(RFC 9727 §4\.2\)/,
     );
     expect(result.details.find((detail) => detail.id === "catalog.api")?.clauses).toContainEqual({
-      keyword: "SHOULD",
+      keyword: "MUST",
       source: "RFC 9727 §4.2",
-      problem: "served as application/json rather than application/linkset+json",
+      problem: "served as application/json, not application/linkset+json",
     });
     expect(statusOf(result, "wk.delivery")).toBe("fail");
     expect(messageOf(result, "wk.delivery")).toMatch(/llms\.txt is served as text\/html/);

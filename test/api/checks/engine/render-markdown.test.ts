@@ -14,8 +14,9 @@ const RESULT: ReadinessResult = {
     overridden: false,
     reasons: { content: "the homepage is an HTML page", docs: "a documentation generator (Docusaurus v3.5.2)" },
   },
-  score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1 },
+  score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1, blocked: 0 },
   incomplete: false,
+  blocked: null,
   level: {
     value: 1,
     name: "Basic Web Presence",
@@ -103,7 +104,7 @@ describe("renderMarkdownReport", () => {
     expect(headings).toEqual([
       "## FAIL: Content Signals (`policy.content-signals`, medium)",
       "## WARN: llms.txt is served as text (`llms.exists`, high)",
-      "## Not checked (scanner or network errors)",
+      "## Not checked (blocked, scanner or network errors)",
       "## Every check",
     ]);
   });

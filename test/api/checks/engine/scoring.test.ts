@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { computeLevel, type LevelInput } from "../../../../api/checks/engine/levels.ts";
-import { categoryResults, isApplicable, parseProfiles, scoreResults } from "../../../../api/checks/engine/scoring.ts";
+import {
+  categoryResults,
+  isApplicable,
+  isIncomplete,
+  parseProfiles,
+  scoreResults,
+} from "../../../../api/checks/engine/scoring.ts";
 import { inferProfiles, profileReasons, type SiteSignals } from "../../../../api/checks/engine/site-facts.ts";
 import type { CheckStatus, Severity } from "../../../../src/schemas/report.ts";
 
@@ -77,7 +83,7 @@ describe("the score", () => {
 
   it("leaves n/a, warn and error out of the denominator", () => {
     const score = scoreResults([scored("pass"), scored("n/a"), scored("warn"), scored("error"), scored("error")]);
-    expect(score).toEqual({ percent: 100, pass: 1, fail: 0, warn: 1, na: 1, error: 2 });
+    expect(score).toEqual({ percent: 100, pass: 1, fail: 0, warn: 1, na: 1, error: 2, blocked: 0 });
   });
 
   it("never scores informational checks", () => {
@@ -88,7 +94,26 @@ describe("the score", () => {
       warn: 0,
       na: 0,
       error: 0,
+      blocked: 0,
     });
+  });
+
+  it("leaves blocked checks out of the denominator and counts them apart", () => {
+    expect(scoreResults([scored("pass"), scored("fail"), scored("blocked"), scored("blocked")])).toEqual({
+      percent: 50,
+      pass: 1,
+      fail: 1,
+      warn: 0,
+      na: 0,
+      error: 0,
+      blocked: 2,
+    });
+  });
+
+  it("makes a report with one blocked check incomplete, however few errors it has", () => {
+    const many = Array.from({ length: 20 }, () => scored("pass"));
+    expect(isIncomplete([...many, scored("error")])).toBe(false);
+    expect(isIncomplete([...many, scored("blocked", "info")])).toBe(true);
   });
 
   it("is null when nothing could be scored", () => {

@@ -30,6 +30,7 @@ function inspected(reading: WebMcpReading): string {
 
 export const webMcpTools = defineCheck({
   id: "webmcp.tools",
+  samples: true,
   title: "WebMCP tools are declared in the page (forms or navigator.modelContext)",
   category: "capabilities",
   severity: "info",
@@ -164,6 +165,7 @@ function judgeContext(context: CheckContext, reading: WebMcpReading, findings: F
 
 export const webMcpValid = defineCheck({
   id: "webmcp.valid",
+  samples: true,
   title: "Declared WebMCP tools are complete and valid",
   category: "capabilities",
   severity: "low",

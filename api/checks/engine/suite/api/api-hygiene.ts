@@ -1,12 +1,12 @@
-import { type CheckContext, defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
+import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
 import { findApiBase } from "../../documents/api-base.ts";
-import { describeState } from "../../documents/document.ts";
+import { describeState, isFallbackBody } from "../../documents/document.ts";
 import { findOpenApi } from "../../documents/openapi.ts";
 import { loadSecurityTxt } from "../../documents/site.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
 import { advertisesRateLimits, operationsOf } from "../../openapi-lint.ts";
 import { isRecord, parseJson } from "../../parse/json.ts";
-import { isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
+import { isHtmlResponse, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
 import { parseSecurityTxt } from "../../parse/security-txt.ts";
 import { ProblemDetailsSchema } from "../../remote/problem.ts";
 
@@ -89,7 +89,8 @@ const RATE_LIMIT_HEADERS = ["ratelimit", "ratelimit-policy", "x-ratelimit-limit"
 export const rateLimitHeaders = defineCheck({
   id: "api.ratelimit",
   requests: "headers on normal responses (we never provoke a `429`)",
-  passes: "`RateLimit` and `RateLimit-Policy`, or `X-RateLimit-*`",
+  passes:
+    "`RateLimit` and `RateLimit-Policy`, or `X-RateLimit-*`; `n/a` where the API base answers web pages (a 404 page, an SPA shell), not API responses",
   title: "Rate limits are announced in headers",
   category: "api-hygiene",
   severity: "low",
@@ -104,6 +105,7 @@ export const rateLimitHeaders = defineCheck({
     const { spec } = await findOpenApi(context);
     const advertised = advertisesRateLimits(spec);
     const sampled = (await errorProbes(context)).map((probe) => probe.response);
+    const base = await findApiBase(context);
     const limited =
       spec === null
         ? undefined
@@ -115,7 +117,6 @@ export const rateLimitHeaders = defineCheck({
               "429" in entry.operation.responses,
           );
     if (limited !== undefined) {
-      const base = await findApiBase(context);
       const server = new URL(base.url);
       sampled.push(
         await context.trail.get(new URL(`${server.pathname.replace(/\/+$/, "")}${limited.path}`, server).href, {
@@ -128,6 +129,18 @@ export const rateLimitHeaders = defineCheck({
     );
     if (withHeaders.length > 0)
       return pass(`rate-limit headers on ${withHeaders.length} of ${sampled.length} sampled API response(s)`);
+    // Where the API should be, the site answers with web pages (a 404 page, an SPA shell): there is no API response to
+    // carry rate-limit signals, so there is nothing to judge (a hold-out shop had a warn for its HTML 404 page).
+    const guessed = base.source === "the conventional /api";
+    const notAnApi = (response: ScanResponse): boolean =>
+      isHtmlResponse(response) ||
+      isFallbackBody(context, response) ||
+      (guessed && (response.status === 404 || response.status === 405));
+    if (sampled.every(notAnApi)) {
+      return notApplicable(
+        `no API answers at ${new URL(base.url).pathname} (${base.source}): the probes get ${[...new Set(sampled.map((response) => `${response.status} ${mediaTypeOf(response) || "untyped"}`))].join(", ")}, not API responses`,
+      );
+    }
     if (advertised)
       return fail(
         "the API documents rate limiting (429 or RateLimit headers) but its responses carry no rate-limit headers",

@@ -56,6 +56,7 @@ async function linkedSchemas(
 
 export const schemasValid = defineCheck({
   id: "schemas.valid",
+  samples: true,
   requests: "`$schema` and `describedby` targets",
   passes: "JSON Schema 2020-12 that parses, with an absolute `$id` equal to its URL",
   title: "Linked JSON Schemas are 2020-12 with an $id equal to their URL",

@@ -80,9 +80,10 @@ async function verifyTargets(
 
 export const apiCatalog = defineCheck({
   id: "catalog.api",
+  samples: true,
   requests: "`GET` and `HEAD /.well-known/api-catalog`, and up to 8 of its links",
   passes:
-    "RFC 9727 by keyword: `application/linkset+json`, non-empty, an `item` or `service-desc`, documents that resolve and APIs that answer (fail); the profile parameter, a `HEAD` Link and `linkset` as the sole member (warn); a `type` that differs from the served one is only a hint",
+    "RFC 9727 by keyword: `application/linkset+json` (plain `application/json` fails too), non-empty, an `item` or `service-desc`, documents that resolve and APIs that answer (fail); the profile parameter, a `HEAD` Link and `linkset` as the sole member (warn); a `type` that differs from the served one is only a hint",
   title: "An RFC 9727 api-catalog lists the APIs",
   category: "discovery",
   severity: "high",
@@ -107,9 +108,9 @@ export const apiCatalog = defineCheck({
     for (const issue of linkset.issues) verdict.add(issue.keyword, issue.source, issue.problem);
     const contentType = document.response.headers["content-type"] ?? "";
     const essence = mediaTypeEssence(contentType);
-    if (essence === "application/json")
-      verdict.should("RFC 9727 §4.2", "served as application/json rather than application/linkset+json");
-    else if (essence !== "application/linkset+json")
+    // RFC 9727 §4.2 makes the linkset media type a MUST: a client that asks for application/linkset+json may not read
+    // an application/json body as a linkset, so a plain JSON catalog is a fail (a hold-out API site had only a warn).
+    if (essence !== "application/linkset+json")
       verdict.must("RFC 9727 §4.2", `served as ${essence || "no Content-Type"}, not application/linkset+json`);
     else if (mediaTypeParameters(contentType).profile !== RFC9727_PROFILE)
       verdict.should("RFC 9727 §4.2", `no profile="${RFC9727_PROFILE}" parameter`);
@@ -157,6 +158,7 @@ function judgeCatalog(catalog: LoadedAiCatalog, name: string, verdict: Verdict):
 
 export const aiCatalog = defineCheck({
   id: "catalog.ai",
+  samples: true,
   requests: "`/.well-known/ard.json`, `/.well-known/ai-catalog.json`, and their entries",
   passes:
     "a valid catalog (entries need an identifier, a display name, a media type and exactly one of `url` or `data`) whose entries resolve; a second path missing, disagreeing copies or a served type other than the entry's is `warn`",

@@ -1,8 +1,15 @@
 import { formatBytes } from "../../../../../src/lib/format-bytes.ts";
 import { defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
-import { ACCEPT_HTML, describeState, fetchDocument, targetAnswers } from "../../documents/document.ts";
+import { ACCEPT_HTML, describeState, targetAnswers } from "../../documents/document.ts";
 import { deadFailures, sampleBlocker, sampleTargets, skippedNote } from "../../documents/sampling.ts";
-import { loadAgentsMd, loadHome, loadRobots, loadSitemap, ROBOTS_PARSE_LIMIT } from "../../documents/site.ts";
+import {
+  fetchSitemap,
+  loadAgentsMd,
+  loadHome,
+  loadRobots,
+  loadSitemap,
+  ROBOTS_PARSE_LIMIT,
+} from "../../documents/site.ts";
 import { htmlLinks } from "../../parse/html.ts";
 import { isAgentLink, parseLinkHeader } from "../../parse/link-header.ts";
 import { describeAnswer, isMarkdownMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
@@ -61,8 +68,10 @@ const MAX_SITEMAP_SAMPLE = 5;
 
 export const sitemapValid = defineCheck({
   id: "robots.sitemap",
+  samples: true,
   requests: "`Sitemap:` lines, `/sitemap.xml`, and up to 5 of its URLs",
-  passes: "a valid sitemap of same-host URLs whose sampled URLs answer `2xx`; a missing `lastmod` is noted",
+  passes:
+    "a valid sitemap of same-host URLs whose sampled URLs answer `2xx` (a gzip-compressed `.xml.gz` is inflated up to 5 MB; past that it is a bomb and fails); a missing `lastmod` is noted",
   title: "A valid sitemap of same-host URLs that answer",
   category: "discovery",
   severity: "medium",
@@ -87,11 +96,7 @@ export const sitemapValid = defineCheck({
     if (sitemap.kind === "sitemapindex") {
       const child = sitemap.entries[0];
       if (child === undefined) return verdict.must(SITEMAPS, "the sitemap index lists no sitemaps").outcome("");
-      const childDocument = await fetchDocument(
-        context,
-        new URL(child.loc, loaded.document.response.url).href,
-        "application/xml, text/xml;q=0.9",
-      );
+      const childDocument = await fetchSitemap(context, new URL(child.loc, loaded.document.response.url).href);
       const childParsed = childDocument.state === "found" ? parseSitemap(childDocument.response.text) : null;
       if (childParsed === null || !childParsed.ok)
         return verdict
@@ -144,6 +149,7 @@ const MAX_TARGETS = 8;
 
 export const linkHeaders = defineCheck({
   id: "link.headers",
+  samples: true,
   requests: "`GET /`",
   passes:
     "a `Link` header with agent relations (`api-catalog`, `service-desc`, `service-doc`, `describedby`, Markdown `alternate`), each resolving",

@@ -70,6 +70,7 @@ const TEXT_PATH = /\.(md|mdx|txt|json|ya?ml)$/i;
 
 export const llmsLinksResolve = defineCheck({
   id: "llms.links-resolve",
+  samples: true,
   requests: "up to 10 of its links, same-site first",
   passes:
     "at least 95 % answer `2xx` (a host that does not resolve or a private address counts as dead); same-site links prefer Markdown targets",

@@ -137,6 +137,7 @@ async function nameCautions(context: CheckContext): Promise<string[]> {
 
 export const wellKnownConsistency = defineCheck({
   id: "wk.consistency",
+  samples: true,
   requests: "all discovery documents together, and up to 12 advertised URLs",
   passes: "the same name, version and base URL everywhere; advertised documents resolve and advertised APIs answer",
   title: "Discovery documents agree with each other and point at things that exist",

@@ -20,7 +20,7 @@ export const aiBotPolicy = defineCheck({
   id: "policy.ai-bots",
   requests: "`robots.txt` groups",
   passes:
-    "a policy for training crawlers, search crawlers, user-triggered fetchers and agents; fails only on contradictions, such as disallowing `/llms.txt` or `/.well-known/` while advertising agent surfaces",
+    "a policy for training crawlers, search crawlers, user-triggered fetchers and agents; fails only on contradictions: disallowing user-triggered agents, `/llms.txt` or `/.well-known/` while publishing that surface; blocking every AI crawler on a site that publishes none is a consistent policy",
   title: "robots.txt states an AI bot policy without contradictions",
   category: "bot-policy",
   severity: "medium",
@@ -47,10 +47,18 @@ export const aiBotPolicy = defineCheck({
     );
     const contradictions: string[] = [];
     const userAgents = AI_AGENTS["user-fetch"];
-    if (advertisesAgentSurfaces(context.facts.signals) && allowedCount(robots, userAgents, "/") < userAgents.length) {
+    const { signals } = context.facts;
+    const agentSurfaces = advertisesAgentSurfaces(signals);
+    if (agentSurfaces && allowedCount(robots, userAgents, "/") < userAgents.length) {
       contradictions.push("user-triggered agents are disallowed although the site publishes agent surfaces");
     }
-    for (const path of ["/llms.txt", "/.well-known/api-catalog"]) {
+    // A surface the site does not publish cannot be contradicted: blocking every AI crawler on a site without
+    // llms.txt or agent surfaces is a consistent policy (a hold-out news site was wrongly failed for it).
+    const published = [
+      ...(signals.llmsTxt ? ["/llms.txt"] : []),
+      ...(agentSurfaces ? ["/.well-known/api-catalog"] : []),
+    ];
+    for (const path of published) {
       const blocked = ["*", ...userAgents].filter((agent) => !isAllowed(robots, agent, path));
       if (blocked.length > 0)
         contradictions.push(

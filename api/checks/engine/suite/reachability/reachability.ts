@@ -12,7 +12,8 @@ const isLocalHttp = (context: CheckContext): boolean =>
 export const homeReachable = defineCheck({
   id: "http.home-200",
   requests: "`GET /`",
-  passes: "`2xx` HTML after at most 3 same-site redirects",
+  passes:
+    "`2xx` HTML after at most 3 same-site redirects; a redirect to a private or metadata address, a loop or too many hops fails, naming the address and why",
   title: "The homepage answers 200 with HTML",
   category: "reachability",
   severity: "critical",
@@ -26,8 +27,10 @@ export const homeReachable = defineCheck({
   async run(context) {
     const home = await loadHome(context);
     const { response } = home;
+    // A refused hop (a private or metadata address), a loop or too many hops: the fault names the address and why.
+    if (response.fault !== null && response.fault.kind !== "too-large") return fail(response.fault.message);
     if (response.status >= 300 && response.status < 400)
-      return fail(`/ still redirects after ${response.redirects.length} hops`);
+      return fail(`/ answers ${response.status} without a usable Location`);
     if (!isSuccess(response)) return fail(`/ answers ${response.status}`);
     const hosts = new Set(response.redirects.map((url) => new URL(url).host));
     hosts.delete(context.target.root.host);

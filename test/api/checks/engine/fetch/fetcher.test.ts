@@ -136,6 +136,25 @@ describe("ScanFetcher", () => {
     expect(site.requests.filter((request) => request.path === "/twin.md")).toHaveLength(1);
   });
 
+  it("keeps one request for each planned check's first sample, so other checks' samples cannot starve it", async () => {
+    const fetcher = fetcherFor({ maxRequests: 6, sampleReserve: 2 });
+    fetcher.budget.planSamples(2);
+    await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
+    await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
+    const shared = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
+    expect(shared.message).toMatch(
+      /sampling share of the budget is spent \(2 more are kept for other checks' first sample\)/,
+    );
+    let claims = 0;
+    const firstSample = (): boolean => claims++ === 0;
+    await expect(fetcher.fetch({ url: `${site.origin}/m1`, sample: true, firstSample })).resolves.toMatchObject({
+      reused: false,
+    });
+    const second = await failure(fetcher.fetch({ url: `${site.origin}/m2`, sample: true, firstSample }));
+    expect(second.kind).toBe("request-budget");
+    expect(fetcher.requestCount).toBe(3);
+  });
+
   it("answers repeated requests from its cache, and other Accepts too when the response does not vary on Accept", async () => {
     const fetcher = fetcherFor();
     const first = await fetcher.fetch({ url: `${site.origin}/page`, headers: { accept: "text/html" } });

@@ -18,7 +18,7 @@ describe("a site that answers 429", () => {
   });
   afterAll(() => site.close());
 
-  it("makes the checks that needed the refused requests error, never fail", async () => {
+  it("makes the checks that needed the refused requests blocked, never fail or missing", async () => {
     const result = await checkSite(site);
     for (const id of [
       "robots.exists",
@@ -30,10 +30,10 @@ describe("a site that answers 429", () => {
       "md.negotiate",
       "freshness",
     ]) {
-      expect(statusOf(result, id), id).toBe("error");
+      expect(statusOf(result, id), id).toBe("blocked");
     }
     expect(messageOf(result, "robots.exists")).toMatch(
-      /429 Too Many Requests \(Retry-After: 120\), so the scan stopped asking/,
+      /429 Too Many Requests asking to wait 120 s \(Retry-After: 120\), past what is left of the scan's 15 s budget, so the scan stopped asking/,
     );
     const evidenceOf429 = result.details.flatMap((detail) =>
       detail.evidence.filter((entry) => entry.response?.status === 429).map(() => detail.id),
@@ -41,12 +41,17 @@ describe("a site that answers 429", () => {
     for (const id of evidenceOf429) expect(statusOf(result, id)).not.toBe("fail");
   });
 
-  it("marks the report incomplete and shows no score, because over a quarter of the checks reached no verdict", async () => {
+  it("marks the report incomplete, shows no score, and says how many checks the site's rate limit kept from a verdict", async () => {
     const result = await checkSite(site);
-    const applicable = result.findings.filter((finding) => finding.status !== "n/a").length;
-    expect(result.score.error * 4).toBeGreaterThan(applicable);
     expect(result.incomplete).toBe(true);
     expect(result.score.percent).toBeNull();
+    const blockedChecks = result.findings.filter((finding) => finding.status === "blocked").length;
+    expect(blockedChecks).toBeGreaterThan(5);
+    expect(result.blocked?.checks).toBe(blockedChecks);
+    expect(new Set(result.blocked?.signals.map((signal) => signal.kind))).toEqual(new Set(["rate-limit"]));
+    expect(result.blocked?.allow).toMatch(
+      /Allow the User-Agent "AgentReadyBot\/1\.0 \(\+https:\/\/agent-ready\.test\/docs\/checks\)"/,
+    );
   });
 
   it("stops asking once told to slow down", async () => {
