@@ -15,7 +15,7 @@ const KIND_WORDS: Readonly<Record<BlockingSignal["kind"], string>> = {
 export function summarizeBlocking(
   findings: readonly Pick<Finding, "status">[],
   signals: readonly BlockingSignal[],
-  settings: Pick<CheckerSettings, "userAgent" | "limits">,
+  settings: Pick<CheckerSettings, "userAgent" | "limits" | "signer">,
 ): BlockedSummary | null {
   const { userAgent, limits } = settings;
   const checks = findings.filter((finding) => finding.status === "blocked").length;
@@ -23,11 +23,16 @@ export function summarizeBlocking(
   const paths = [...new Set(signals.map((signal) => new URL(signal.url).pathname))];
   const kinds = [...new Set(signals.map((signal) => KIND_WORDS[signal.kind]))];
   const shown = paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
+  // A signature cannot be claimed by anyone else, a User-Agent can: name the signature first where requests carry one.
+  const whom =
+    settings.signer === null
+      ? `the User-Agent "${userAgent}"`
+      : `requests whose Web Bot Auth signature verifies (the key directory is named in their Signature-Agent header), or at least the User-Agent "${userAgent}",`;
   return {
     checks,
     signals: [...signals],
     allow:
-      `Your bot protection answered our scanner with ${kinds.join(", ")}. Allow the User-Agent "${userAgent}" ` +
+      `Your bot protection answered our scanner with ${kinds.join(", ")}. Allow ${whom} ` +
       `(a WAF or bot-management skip rule for it) at least for ${shown}, and let it make up to ${limits.maxRequests} requests in ${limits.scanBudgetMs / 1000} s; ` +
       "then run the check again. Until then these checks say nothing about the site.",
   };

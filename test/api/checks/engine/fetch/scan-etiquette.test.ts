@@ -50,7 +50,7 @@ describe("a site that answers 429", () => {
     expect(result.blocked?.checks).toBe(blockedChecks);
     expect(new Set(result.blocked?.signals.map((signal) => signal.kind))).toEqual(new Set(["rate-limit"]));
     expect(result.blocked?.allow).toMatch(
-      /Allow the User-Agent "AgentReadyBot\/1\.0 \(\+https:\/\/agent-ready\.test\/docs\/checks\)"/,
+      /Allow the User-Agent "AgentReadyBot\/1\.0 \(\+https:\/\/agent-ready\.test\/docs\/checks\/crawler\)"/,
     );
   });
 
