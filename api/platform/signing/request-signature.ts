@@ -76,3 +76,16 @@ export function webBotAuthSigner(
 /** The crawler's signer for the service at `siteUrl`: its `Signature-Agent` is that site's key directory. */
 export const crawlerSigner = (ring: SigningKeyRing, siteUrl: string): RequestSigner =>
   webBotAuthSigner(ring, new URL(KEY_DIRECTORY_PATH, siteUrl).href);
+
+/**
+ * The headers one hop is sent with: the request's own, plus its signature when the scan signs (every scan the service
+ * or the CLI runs does; only tests not about signing leave it out). A copy either way, so the caller's headers (kept
+ * by a scan's cache and evidence) never carry a signature.
+ */
+export async function signedHeaders(
+  signer: RequestSigner | null,
+  request: { method: string; href: string; headers: Readonly<Record<string, string>> },
+): Promise<Record<string, string>> {
+  const { method, href, headers } = request;
+  return signer === null ? { ...headers } : await signer({ method, url: href, headers });
+}

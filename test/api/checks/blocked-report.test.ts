@@ -43,7 +43,7 @@ describe("a check of a site behind bot protection, through the API", () => {
       expect.arrayContaining(["user-agent", "challenge"]),
     );
     expect(report.blocked?.allow).toMatch(
-      /^Your bot protection answered our scanner with .*Allow the User-Agent "AgentReadyBot\/1\.0/,
+      /^Your bot protection answered our scanner with .*Allow requests whose Web Bot Auth signature verifies .*the User-Agent "AgentReadyBot\/1\.0/,
     );
   });
 

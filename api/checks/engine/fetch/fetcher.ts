@@ -1,4 +1,5 @@
 import type { Agent } from "undici";
+import { signedHeaders } from "../../../platform/signing/request-signature.ts";
 import type { CheckerSettings } from "../settings.ts";
 import {
   type HostLookup,
@@ -14,32 +15,13 @@ import { createPinnedAgent } from "./pinned-agent.ts";
 import { type BudgetClaim, RequestBudget, RequestSlots } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
-import type { ScanMethod, ScanResponse } from "./scan-response.ts";
+import type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
 
-export type { ScanMethod, ScanResponse } from "./scan-response.ts";
-
-/** How a request draws on the budget (`sample`, `firstSample`) is said on BudgetClaim. */
-export interface ScanRequest extends Partial<BudgetClaim> {
-  method?: ScanMethod;
-  url: string | URL;
-  /** Header names in lower case; `user-agent` overrides the scanner's own only for the bot-parity probe. */
-  headers?: Readonly<Record<string, string>>;
-  body?: string;
-  /** Content negotiation probes: never answer from a response fetched with another Accept. */
-  exact?: boolean;
-  /** Called once per network request this call sends (redirect hops included), so a check can count its own. */
-  onSent?: () => void;
-}
+export type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
 
 /** How one call may spend the request budget. */
 interface Spending extends BudgetClaim {
   onSent: (() => void) | undefined;
-}
-
-export interface FetchOutcome {
-  response: ScanResponse;
-  /** Served from this scan's cache: no request was sent. */
-  reused: boolean;
 }
 
 export interface ScanFetcherOptions {
@@ -260,10 +242,10 @@ export class ScanFetcher {
       if (spent !== null) throw new ScanFetchError("request-budget", `not sent (${href}): ${spent}`, href);
       spending.onSent?.();
       // Each hop is signed for its own authority and path (Web Bot Auth); the cache and the evidence keep the unsigned headers.
-      const { method, href: url, headers, body } = request;
-      const sent =
-        this.settings.signer === null ? { ...headers } : await this.settings.signer({ method, url, headers });
-      return await exchange({ method, href: url, headers: sent, body }, this.exchangeOptions);
+      return await exchange(
+        { ...request, headers: await signedHeaders(this.settings.signer, request) },
+        this.exchangeOptions,
+      );
     } catch (error) {
       if (onTooMany === undefined || !(error instanceof ScanFetchError) || error.kind !== "rate-limited") throw error;
       return onTooMany(error);

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { BudgetClaim } from "./request-slots.ts";
 import type { ResponseFault } from "./response-fault.ts";
 
 export type ScanMethod = "GET" | "HEAD" | "POST";
@@ -32,4 +33,23 @@ export function bodyDigest(response: ScanResponse): string {
     digests.set(response, digest);
   }
   return digest;
+}
+
+/** How a request draws on the budget (`sample`, `firstSample`) is said on BudgetClaim. */
+export interface ScanRequest extends Partial<BudgetClaim> {
+  method?: ScanMethod;
+  url: string | URL;
+  /** Header names in lower case; `user-agent` overrides the scanner's own only for the bot-parity probe. */
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+  /** Content negotiation probes: never answer from a response fetched with another Accept. */
+  exact?: boolean;
+  /** Called once per network request this call sends (redirect hops included), so a check can count its own. */
+  onSent?: () => void;
+}
+
+export interface FetchOutcome {
+  response: ScanResponse;
+  /** Served from this scan's cache: no request was sent. */
+  reused: boolean;
 }
