@@ -99,6 +99,19 @@ describe("the corpus of fixture sites", () => {
     expect(messageOf(resultOf("news"), "robots.sitemap")).toMatch(/5 URLs on [\d.:]+; \d sampled answer 2xx/);
   });
 
+  it("finds Markdown twins published only as page.html.md, and passes the homepage's clean twin", () => {
+    const quarto = resultOf("docs-quarto");
+    expect(statusOf(quarto, "md.twin")).toBe("pass");
+    expect(messageOf(quarto, "md.twin")).toMatch(/^\/index\.html\.md\b/);
+    expect(statusOf(quarto, "md.quality")).toBe("pass");
+  });
+
+  it("fails an API whose description documents 429 when its responses carry no rate-limit header", () => {
+    const chat = resultOf("api-chat");
+    expect(statusOf(chat, "api.ratelimit")).toBe("fail");
+    expect(messageOf(chat, "api.ratelimit")).toMatch(/documents rate limiting .* no rate-limit headers/);
+  });
+
   it("says blocked with what a browser got, never missing, on the site behind bot protection, and marks it incomplete", () => {
     const guarded = resultOf("guarded");
     expect(guarded.incomplete).toBe(true);
