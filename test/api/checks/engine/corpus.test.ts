@@ -7,7 +7,7 @@ import { listCorpusSites } from "../../../fixtures/sites/corpus.ts";
 import { type CorpusRun, runCorpus, toOutcome } from "../../../fixtures/sites/corpus-run.ts";
 import { idsWith, messageOf, statusOf } from "./_helpers.ts";
 
-// The twelve sites are scanned a few at a time; the hostile one takes its trickle's 5 s, and a loaded machine more.
+// The corpus sites are scanned a few at a time; the hostile one takes its trickle's 5 s, and a loaded machine more.
 const CORPUS_TIMEOUT = 180_000;
 
 function disagreements(run: CorpusRun): string[] {

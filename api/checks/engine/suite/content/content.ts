@@ -153,7 +153,8 @@ export const markdownTwins = defineCheck({
       problems.push(`a bogus ${new URL(bogus.url).pathname} answers ${bogus.response.status} instead of 404`);
     if (problems.length > 0) return fail(listProblems(problems));
     if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`${twins.map((twin) => new URL(twin.url).pathname).join(", ")} serve Markdown; unknown .md paths are 404`);
+    const paths = [...new Set(twins.map((twin) => new URL(twin.url).pathname))];
+    return pass(`${paths.join(", ")} ${paths.length === 1 ? "serves" : "serve"} Markdown; unknown .md paths are 404`);
   },
 });
 
