@@ -3,6 +3,7 @@ import { AGENT_OPERATIONS } from "./registry/agents.ts";
 import { CHECK_OPERATIONS } from "./registry/checks.ts";
 import { CONTENT_OPERATIONS } from "./registry/content.ts";
 import { DISCOVERY_OPERATIONS } from "./registry/discovery.ts";
+import { MONITOR_OPERATIONS } from "./registry/monitors.ts";
 import type { Operation } from "./registry/operation.ts";
 import { SERVICE_OPERATIONS } from "./registry/service.ts";
 import { STORE_OPERATIONS } from "./registry/store.ts";
@@ -18,6 +19,7 @@ const REGISTERED = [
   ...CONTENT_OPERATIONS,
   ...STORE_OPERATIONS,
   ...CHECK_OPERATIONS,
+  ...MONITOR_OPERATIONS,
   ...AGENT_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...DISCOVERY_OPERATIONS,
