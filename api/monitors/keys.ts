@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { MONITOR_ID_PATTERN } from "../../src/schemas/responses/monitors.ts";
+import { type LinkCheck, signLink, verifyLink } from "../platform/auth/signed-links.ts";
 import { ringKeys, type SecretRing } from "../platform/secret-ring.ts";
-import { type LinkCheck, signLink, verifyLink } from "../platform/signed-links.ts";
 
 /**
  * A monitor's public id, derived from its internal id with the server secret: the e-mails that carry

@@ -80,7 +80,7 @@ function values(monitor: NewMonitor, state: MonitorState, nextRunAt: string | nu
  */
 export function requestEmailMonitorStatement(monitor: NewMonitor): SqlStatement {
   return {
-    sql: `INSERT INTO monitors (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+    sql: `INSERT INTO monitors (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT (email, origin) WHERE email IS NOT NULL DO UPDATE SET
             state = 'pending', created_at = excluded.created_at, stopped_at = NULL, stop_reason = NULL,
             frequency = excluded.frequency, profile = excluded.profile

@@ -1,5 +1,5 @@
+import { signLink, verifyLink } from "../platform/auth/signed-links.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
-import { signLink, verifyLink } from "../platform/signed-links.ts";
 
 /** E-mailed links work this long after the e-mail is sent (content/docs/store/downloads.md). */
 export const DOWNLOAD_LINK_TTL_MS = 7 * 86_400_000;

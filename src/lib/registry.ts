@@ -48,6 +48,9 @@ export function findOperation(id: OperationId): Operation {
   return operation;
 }
 
+/** The scopes a self-registered agent gets; staff can issue tokens with others (monitors:write, say). */
+export const DEFAULT_AGENT_SCOPES = ["waitlist:write", "survey:write"] as const;
+
 /** Every scope some operation requires: the vocabulary tokens are granted from. */
 export const AGENT_SCOPES: readonly string[] = [
   ...new Set(

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ringKeys, type SecretRing } from "./secret-ring.ts";
+import { ringKeys, type SecretRing } from "../secret-ring.ts";
 
 /**
  * HMAC-SHA256 under a server secret, with a label per use (download links, monitor confirmations,
