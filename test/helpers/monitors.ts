@@ -16,7 +16,12 @@ export interface TestClock {
 
 export function testClock(start = "2026-11-26T09:00:00.000Z"): TestClock {
   let at = Date.parse(start);
-  return { now: () => new Date(at), advance: (ms) => void (at += ms) };
+  return {
+    now: () => new Date(at),
+    advance(ms) {
+      at += ms;
+    },
+  };
 }
 
 export const DAY_MS = 86_400_000;
