@@ -4,9 +4,10 @@ export interface ChartPoint {
   score: number | null;
 }
 
-const WIDTH = 640;
+// Narrow, with large type: scaled down to a phone's width, the labels stay about 10 px high.
+const WIDTH = 480;
 const HEIGHT = 220;
-const PAD = { left: 40, right: 16, top: 16, bottom: 36 };
+const PAD = { left: 44, right: 16, top: 16, bottom: 40 };
 
 function escapeXml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -61,7 +62,7 @@ export function renderScoreChart(points: readonly ChartPoint[], subject: string)
   const grid = [0, 25, 50, 75, 100].map(
     (score) =>
       `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(score)}" y2="${y(score)}" stroke="currentColor" stroke-opacity=".15"/>` +
-      `<text x="${PAD.left - 6}" y="${y(score) + 4}" text-anchor="end">${score}</text>`,
+      `<text x="${PAD.left - 6}" y="${y(score) + 5}" text-anchor="end">${score}</text>`,
   );
   const lines = segments
     .filter((segment) => segment.length > 1)
@@ -80,7 +81,7 @@ export function renderScoreChart(points: readonly ChartPoint[], subject: string)
             : []),
         ];
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" font-family="system-ui, sans-serif" font-size="12" fill="currentColor">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" font-family="system-ui, sans-serif" font-size="15" fill="currentColor">`,
     `<title id="chart-title">${escapeXml(`Readiness score of ${subject} over time`)}</title>`,
     `<desc id="chart-desc">${escapeXml(description)}</desc>`,
     ...grid,

@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@libsql/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { runAdmin } from "../helpers/admin-cli.ts";
+import { freePort } from "../helpers/free-port.ts";
+import { startChangingSite } from "../helpers/monitors.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
+
+/**
+ * Two real server processes on one database file race for due monitors (each polling every 100 ms,
+ * three checks at a time), with the staff command `monitors run-due` as a third contender: every
+ * monitor must be claimed once, checked once and recorded once.
+ */
+let dir: string;
+let databaseUrl: string;
+let env: Record<string, string>;
+let first: RunningServer;
+let second: RunningServer;
+const sites: FixtureSite[] = [];
+
+const AGENTS = 2;
+const SITES = 5;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "monitors-two-"));
+  databaseUrl = `file:${join(dir, "service.db")}`;
+  for (let index = 0; index < SITES; index++) sites.push(await startChangingSite("exemplary"));
+  env = {
+    DATABASE_URL: databaseUrl,
+    CHECKS_ALLOWED_TARGETS: sites.map((site) => site.hostPort).join(","),
+    MONITORS_INTERVAL_MS: "100",
+    MONITORS_CONCURRENCY: "3",
+    RATE_LIMIT_STORE: "database",
+    RATE_LIMITS: "monitors=1000/60",
+    LOG_LEVEL: "warn",
+  };
+  first = await startServer(env);
+  second = await startServer({ ...env, PORT: String(await freePort()) });
+}, 180_000);
+afterAll(async () => {
+  await Promise.all([first?.stop(), second?.stop()]);
+  await Promise.all(sites.map((site) => site.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function staffToken(name: string): Promise<string> {
+  const issued = await runAdmin(env, "tokens", "issue", "--name", name, "--scopes", "monitors:write");
+  const token = /Token:\s+(agt_\S+)/.exec(issued.stdout)?.[1];
+  if (!token) throw new Error(`no token in: ${issued.stdout}${issued.stderr}`);
+  return token;
+}
+
+describe("two instances and the staff command on one database", () => {
+  it("run each due monitor exactly once: one claim, one check, one recorded run", async () => {
+    const tokens = await Promise.all(Array.from({ length: AGENTS }, (_, index) => staffToken(`Racer ${index}`)));
+    const racing = runAdmin(env, "monitors", "run-due");
+    const created = await Promise.all(
+      tokens.flatMap((token, agent) =>
+        sites.map((site, index) =>
+          fetch(`${(agent + index) % 2 === 0 ? first.url : second.url}/api/v1/agents/monitors`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+            body: JSON.stringify({ domain: site.origin }),
+          }).then((response) => response.status),
+        ),
+      ),
+    );
+    expect(created).toEqual(Array(AGENTS * SITES).fill(201));
+
+    const client = createClient({ url: databaseUrl });
+    const total = AGENTS * SITES;
+    const runs = async () => Number((await client.execute("SELECT COUNT(*) AS n FROM monitor_runs")).rows[0]?.n);
+    const deadline = Date.now() + 90_000;
+    while ((await runs()) < total && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    const cli = await racing;
+    expect(cli.code, cli.stderr).toBe(0);
+    // Another second of both instances polling: nothing is run a second time.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    const perMonitor = (
+      await client.execute(
+        "SELECT m.claims, m.lease_until, COUNT(r.id) AS runs FROM monitors AS m LEFT JOIN monitor_runs AS r ON r.monitor_id = m.id GROUP BY m.id",
+      )
+    ).rows;
+    expect(perMonitor).toHaveLength(total);
+    for (const row of perMonitor) expect(row).toMatchObject({ claims: 1, lease_until: null, runs: 1 });
+    expect(Number((await client.execute("SELECT COUNT(*) AS n FROM check_reports")).rows[0]?.n)).toBe(total);
+    const instances = (await client.execute("SELECT DISTINCT instance FROM monitor_runs")).rows;
+    expect(instances.length).toBeGreaterThanOrEqual(1);
+    client.close();
+
+    const listed = await runAdmin(env, "monitors", "list", "--state", "active", "--json");
+    const rows = JSON.parse(listed.stdout) as { runs: number; state: string }[];
+    expect(rows).toHaveLength(total);
+    expect(rows.every((row) => row.runs === 1 && row.state === "active")).toBe(true);
+  }, 180_000);
+});
