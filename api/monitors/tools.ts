@@ -18,7 +18,7 @@ export function monitorTools(operations: MonitorOperations, bodySchemas: Request
       {
         name: "create_monitor",
         title: "Watch a site",
-        description: `Watches a website's agent readiness for this agent registration: a readiness check now, then daily or weekly (default weekly), every run kept with its score, level and each check's status. The same site again returns the monitor it already has. Use read_monitor for the history. ${TOKEN}`,
+        description: `Watches a website's agent readiness for this agent registration: a readiness check now, then daily or weekly (default weekly), every run kept with its score, level and each check's status. Use it when asked to keep an eye on a site, or to learn when it regresses; the same site again returns the monitor it already has, and read_monitor shows the history. ${TOKEN}`,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
         output: AgentMonitorSchema,
       },
@@ -26,7 +26,7 @@ export function monitorTools(operations: MonitorOperations, bodySchemas: Request
     operationTool(operations.listForAgent, bodySchemas, {
       name: "list_monitors",
       title: "List this agent's monitors",
-      description: `Lists the sites this agent registration watches, each with its id, page, badge and latest run. ${TOKEN}`,
+      description: `Lists the sites this agent registration watches, each with its id, page, badge and latest run. Use it to find a monitor's id or to see at a glance which site got worse. ${TOKEN}`,
       annotations: { ...READ_ONLY, idempotentHint: false },
       params: z.strictObject({}),
       output: AgentMonitorListSchema,
@@ -34,7 +34,7 @@ export function monitorTools(operations: MonitorOperations, bodySchemas: Request
     operationTool(operations.readForAgent(), bodySchemas, {
       name: "read_monitor",
       title: "Read a monitor's history",
-      description: `Reads one of this agent's monitors by its id (from create_monitor or list_monitors): the monitor and its runs, newest first, 20 a page, each with its score, level, suite version and every check's status; pass the \`before\` value of history.next for older runs. ${TOKEN}`,
+      description: `Reads one of this agent's monitors by its id (from create_monitor or list_monitors): the monitor and its runs, newest first, 20 a page, each with its score, level, suite version and every check's status. Use it to see what changed over time; pass the \`before\` value of history.next for older runs. ${TOKEN}`,
       annotations: { ...READ_ONLY, idempotentHint: false },
       params: z.strictObject({
         id: z.string().describe("The monitor's id (mon_…), as create_monitor or list_monitors returned it"),
