@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { composeServices } from "../../api/compose.ts";
 import { ConfigError, loadConfig } from "../../api/config.ts";
 import { countRuns } from "../../api/monitors/runs-sql.ts";
-import { listMonitors, type MonitorState } from "../../api/monitors/sql.ts";
+import { listMonitors, type MonitorState, stopMonitor } from "../../api/monitors/sql.ts";
 import { createLogger } from "../../api/platform/log.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
 
@@ -47,6 +47,19 @@ export const monitorsCommand = defineCommand({
             })),
             args.json === true,
           );
+        }),
+    }),
+    stop: defineCommand({
+      meta: {
+        name: "stop",
+        description: "Stop a monitor (its history stays readable); the id is the one `list` shows.",
+      },
+      args: { id: { type: "positional", description: "The monitor's id from `list`", required: true } },
+      run: ({ args }) =>
+        withDatabase(async ({ client }) => {
+          const stopped = await stopMonitor(client, args.id, new Date().toISOString(), "stopped by staff");
+          if (!stopped) throw new AdminError(`No running monitor ${args.id}; \`monitors list\` shows the ids.`);
+          console.log(`Stopped watching ${stopped.host}.`);
         }),
     }),
     "run-due": defineCommand({
