@@ -1,3 +1,4 @@
+import { escapeXml } from "../../src/lib/xml-text.ts";
 import type { Sql } from "../db/sql.ts";
 import { latestRunForHost } from "./runs-sql.ts";
 import { countActiveForHost } from "./sql.ts";
@@ -56,10 +57,6 @@ function textWidth(text: string): number {
   let width = 0;
   for (const char of text) width += NARROW.has(char) ? 3.9 : WIDE.has(char) ? 10.5 : /[A-Z0-9]/.test(char) ? 7.5 : 6.8;
   return Math.ceil(width);
-}
-
-function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 const LABEL = "agent ready";

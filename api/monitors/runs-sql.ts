@@ -1,6 +1,6 @@
 import { type CheckStatus, CheckStatusSchema } from "../../src/schemas/report.ts";
 import type { Row, Sql, SqlStatement } from "../db/sql.ts";
-import { type MonitorRow, toMonitor } from "./sql.ts";
+import { type MonitorRow, optionalText, toMonitor } from "./sql.ts";
 
 /** A check's verdict in one run, as the history keeps it. */
 export interface RunCheck {
@@ -37,7 +37,6 @@ export interface Claim {
 }
 
 const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-const nullableText = (value: unknown) => (value === null || value === undefined ? null : String(value));
 
 function toChecks(text: string): Record<string, RunCheck> {
   const parsed: unknown = JSON.parse(text);
@@ -62,13 +61,13 @@ export function toRun(row: Row): RunRow {
     started_at: String(row.started_at),
     finished_at: String(row.finished_at),
     outcome: row.outcome === "failed" ? "failed" : "checked",
-    reason: nullableText(row.reason),
-    report_id: nullableText(row.report_id),
+    reason: optionalText(row.reason),
+    report_id: optionalText(row.report_id),
     score: nullableNumber(row.score),
     level: nullableNumber(row.level),
-    level_name: nullableText(row.level_name),
+    level_name: optionalText(row.level_name),
     incomplete: Number(row.incomplete) === 1,
-    suite_version: nullableText(row.suite_version),
+    suite_version: optionalText(row.suite_version),
     checks: toChecks(String(row.checks)),
     alerted: Number(row.alerted) === 1,
   };

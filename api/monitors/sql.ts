@@ -29,7 +29,8 @@ export type NewMonitor = Pick<
   "id" | "key_hash" | "origin" | "host" | "input" | "profile" | "frequency" | "created_at"
 > & { owner: { email: string } | { agent_id: string } };
 
-const optional = (value: unknown) => (value === null || value === undefined ? null : String(value));
+/** A nullable text column. */
+export const optionalText = (value: unknown) => (value === null || value === undefined ? null : String(value));
 
 export function toMonitor(row: Row): MonitorRow {
   const state = String(row.state);
@@ -41,14 +42,14 @@ export function toMonitor(row: Row): MonitorRow {
     input: String(row.input),
     profile: row.profile === null ? null : ProfileSchema.array().parse(JSON.parse(String(row.profile))),
     frequency: MonitorFrequencySchema.parse(row.frequency),
-    email: optional(row.email),
-    agent_id: optional(row.agent_id),
+    email: optionalText(row.email),
+    agent_id: optionalText(row.agent_id),
     state: state === "active" || state === "stopped" ? state : "pending",
     created_at: String(row.created_at),
-    confirmed_at: optional(row.confirmed_at),
-    stopped_at: optional(row.stopped_at),
-    stop_reason: optional(row.stop_reason),
-    next_run_at: optional(row.next_run_at),
+    confirmed_at: optionalText(row.confirmed_at),
+    stopped_at: optionalText(row.stopped_at),
+    stop_reason: optionalText(row.stop_reason),
+    next_run_at: optionalText(row.next_run_at),
     claims: Number(row.claims),
   };
 }

@@ -1,3 +1,4 @@
+import { escapeXml } from "./xml-text.ts";
 /** One run on the chart: when it ran, and its score (`null`: failed or incomplete, drawn as a gap and a cross). */
 export interface ChartPoint {
   at: string;
@@ -8,10 +9,6 @@ export interface ChartPoint {
 const WIDTH = 480;
 const HEIGHT = 220;
 const PAD = { left: 44, right: 16, top: 16, bottom: 40 };
-
-function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 const day = (iso: string) => iso.slice(0, 10);
 

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { runAdmin } from "../helpers/admin-cli.ts";
+import { issueStaffToken } from "../helpers/admin-cli.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
@@ -102,16 +102,8 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
     const report = (await client.callTool({ name: "run_readiness_check", arguments: { domain: fixture.origin } }))
       .structuredContent as { id: string };
     // The monitor tools need monitors:write, which only staff grant.
-    const issued = await runAdmin(
-      { DATABASE_URL: databaseUrl },
-      "tokens",
-      "issue",
-      "--name",
-      "Watcher",
-      "--scopes",
-      "monitors:write",
-    );
-    const watcher = await connect({ authorization: `Bearer ${/Token:\s+(\S+)/.exec(issued.stdout)?.[1]}` });
+    const watching = await issueStaffToken({ DATABASE_URL: databaseUrl }, "Watcher", "monitors:write");
+    const watcher = await connect({ authorization: `Bearer ${watching}` });
     const monitor = (await watcher.callTool({ name: "create_monitor", arguments: { domain: fixture.origin } }))
       .structuredContent as { id: string };
     const calls: Record<string, { args: Record<string, unknown>; http: string | null; via?: Client }> = {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { runAdmin } from "../helpers/admin-cli.ts";
+import { issueStaffToken, runAdmin } from "../helpers/admin-cli.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { startChangingSite } from "../helpers/monitors.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
@@ -46,16 +46,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function staffToken(name: string): Promise<string> {
-  const issued = await runAdmin(env, "tokens", "issue", "--name", name, "--scopes", "monitors:write");
-  const token = /Token:\s+(agt_\S+)/.exec(issued.stdout)?.[1];
-  if (!token) throw new Error(`no token in: ${issued.stdout}${issued.stderr}`);
-  return token;
-}
-
 describe("two instances and the staff command on one database", () => {
   it("run each due monitor exactly once: one claim, one check, one recorded run", async () => {
-    const tokens = await Promise.all(Array.from({ length: AGENTS }, (_, index) => staffToken(`Racer ${index}`)));
+    const tokens = await Promise.all(
+      Array.from({ length: AGENTS }, (_, index) => issueStaffToken(env, `Racer ${index}`, "monitors:write")),
+    );
     const racing = runAdmin(env, "monitors", "run-due");
     const created = await Promise.all(
       tokens.flatMap((token, agent) =>

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleSurveyAnswer } from "../../scripts/lib/sample-survey.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { issueStaffToken } from "../helpers/admin-cli.ts";
 import { type DocumentedOperation, type Json, operationsOf, ResponseChecker } from "../helpers/openapi.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
@@ -68,28 +69,6 @@ async function issueCreditCode(databaseUrl: string): Promise<string> {
   return code;
 }
 
-/** Self-registered tokens lack `monitors:write`: staff grant it. */
-async function issueMonitorsToken(databaseUrl: string): Promise<string> {
-  const { stdout } = await execAsync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "scripts/admin.ts",
-      "tokens",
-      "issue",
-      "--name",
-      "Replay watcher",
-      "--scopes",
-      "monitors:write",
-    ],
-    { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" } },
-  );
-  const token = /Token:\s+(\S+)/.exec(stdout)?.[1];
-  if (!token) throw new Error(`no token in: ${stdout}`);
-  return token;
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "replay-"));
   fixture = await startAgentReadySite();
@@ -100,7 +79,12 @@ beforeAll(async () => {
   document = (await response.json()) as Json;
   checker = new ResponseChecker(document);
   creditCode = await issueCreditCode(databaseUrl);
-  monitorToken = await issueMonitorsToken(databaseUrl);
+  // Self-registered tokens lack monitors:write: staff grant it.
+  monitorToken = await issueStaffToken(
+    { DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+    "Replay watcher",
+    "monitors:write",
+  );
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startBotProtectedSite } from "../fixtures/sites/bot-protected.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
-import { runAdmin } from "../helpers/admin-cli.ts";
+import { issueStaffToken } from "../helpers/admin-cli.ts";
 import { collectPageErrors, fitsViewport, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { PAGE_TEMPLATES, type PageTemplate } from "../helpers/page-templates.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
@@ -43,16 +43,7 @@ beforeAll(async () => {
   });
   blockedPath = `/checks/${((await blocked.json()) as { id: string }).id}`;
   // The monitor template needs a monitor with a run: an agent watches the service itself.
-  const issued = await runAdmin(
-    { DATABASE_URL: databaseUrl },
-    "tokens",
-    "issue",
-    "--name",
-    "Pages",
-    "--scopes",
-    "monitors:write",
-  );
-  const token = /Token:\s+(\S+)/.exec(issued.stdout)?.[1] ?? "";
+  const token = await issueStaffToken({ DATABASE_URL: databaseUrl }, "Pages", "monitors:write");
   const monitor = (await (
     await fetch(`${server.url}/api/v1/agents/monitors`, {
       method: "POST",
