@@ -214,4 +214,41 @@ describe("sites that fail, suites that change, instances that die", () => {
     ).rows;
     expect(runs.map((row) => row.instance)).toEqual([bed.t.services.scheduler.instance]);
   });
+
+  it("fences a lost lease: a result sent after another instance claimed the run is refused, the new holder's kept", async () => {
+    await watch(site.origin, "fence@example.com");
+    const lease = (holder: string) => {
+      const now = bed.clock.now();
+      return claimDueMonitors(db(), now.toISOString(), new Date(now.getTime() + 60_000).toISOString(), holder, 10);
+    };
+    const [lost] = await lease("slow");
+    bed.clock.advance(61_000);
+    const [held] = await lease("alive");
+    if (!lost || !held) throw new Error("nothing was due");
+    expect(held.claim).toBe(lost.claim + 1);
+    const at = bed.clock.now().toISOString();
+    const result = (id: string, instance: string): NewRun => ({
+      id,
+      instance,
+      started_at: at,
+      finished_at: at,
+      outcome: "checked",
+      reason: null,
+      report_id: null,
+      score: 50,
+      level: 1,
+      level_name: "Basic",
+      incomplete: false,
+      suite_version: SUITE_VERSION,
+      checks: {},
+      alerted: false,
+    });
+    // The slow instance finishes first, but its claim is no longer the monitor's: nothing of it is kept.
+    expect(await recordRun(db(), lost, result("run_slow", "slow"), at, null)).toBe(false);
+    expect(await recordRun(db(), held, result("run_alive", "alive"), at, null)).toBe(true);
+    const runs = (
+      await db().execute({ sql: "SELECT id FROM monitor_runs WHERE monitor_id = ?", args: [held.monitor.id] })
+    ).rows;
+    expect(runs.map((row) => row.id)).toEqual(["run_alive"]);
+  });
 });
