@@ -107,6 +107,16 @@ export class MonitorScheduler {
     await this.#sweep();
     if (!(await this.deps.isOpen())) return report;
     const running = new Set<Promise<void>>();
+    try {
+      await this.#runPool(running, report);
+    } finally {
+      // A claim that failed (the database went away) ends the call, but never before the runs it started.
+      await Promise.all(running);
+    }
+    return report;
+  }
+
+  async #runPool(running: Set<Promise<void>>, report: SchedulerReport): Promise<void> {
     for (;;) {
       const free = this.deps.concurrency - running.size;
       const claims = free > 0 && !this.#stopping ? await this.#claim(free) : [];
@@ -121,7 +131,7 @@ export class MonitorScheduler {
           .finally(() => running.delete(run));
         running.add(run);
       }
-      if (running.size === 0) return report;
+      if (running.size === 0) return;
       // Claim again as soon as a slot frees (more may have come due); stop once nothing is left.
       if (claims.length === 0 && free > 0) await Promise.all(running);
       else await Promise.race(running);
