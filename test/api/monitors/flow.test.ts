@@ -39,6 +39,14 @@ const pageText = (html: string) =>
     .replace(/\s+/g, " ");
 
 describe("watching a site, from the request to the unsubscribe", () => {
+  it("offers people a form that names the free plan's limit from the pricing", async () => {
+    const page = await (await bed.send("GET", "/monitors")).text();
+    expect(page).toMatch(/<form[^>]*action="\/monitors"/);
+    expect(pageText(page)).toContain(
+      `Free for up to ${bed.t.services.content.pricing.monitors.free_sites} sites per address`,
+    );
+  });
+
   let confirmPath = "";
   let monitorId = "";
   let alert = { subject: "", text: "" };
