@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
-import { issueStaffToken, runAdmin } from "../helpers/admin-cli.ts";
+import { expectEachDueMonitorRunOnce } from "../helpers/monitor-race.ts";
 import { type ChangingSite, headerValue, linkPath, startChangingSite } from "../helpers/monitors.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 import { mimePart, type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
@@ -22,7 +22,6 @@ let second: RunningServer;
 let smtp: SmtpSink;
 const sites: ChangingSite[] = [];
 
-const AGENTS = 2;
 const SITES = 5;
 
 beforeAll(async () => {
@@ -52,49 +51,9 @@ afterAll(async () => {
 
 describe("two instances and the staff command on one database", () => {
   it("run each due monitor exactly once: one claim, one check, one recorded run", async () => {
-    const tokens = await Promise.all(
-      Array.from({ length: AGENTS }, (_, index) => issueStaffToken(env, `Racer ${index}`, "monitors:write")),
-    );
-    const racing = runAdmin(env, "monitors", "run-due");
-    const created = await Promise.all(
-      tokens.flatMap((token, agent) =>
-        sites.map((site, index) =>
-          fetch(`${(agent + index) % 2 === 0 ? first.url : second.url}/api/v1/agents/monitors`, {
-            method: "POST",
-            headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-            body: JSON.stringify({ domain: site.origin }),
-          }).then((response) => response.status),
-        ),
-      ),
-    );
-    expect(created).toEqual(Array(AGENTS * SITES).fill(201));
-
     const client = createClient({ url: databaseUrl });
-    const total = AGENTS * SITES;
-    const runs = async () => Number((await client.execute("SELECT COUNT(*) AS n FROM monitor_runs")).rows[0]?.n);
-    const deadline = Date.now() + 90_000;
-    while ((await runs()) < total && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-    const cli = await racing;
-    expect(cli.code, cli.stderr).toBe(0);
-    // Another second of both instances polling: nothing is run a second time.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-
-    const perMonitor = (
-      await client.execute(
-        "SELECT m.claims, m.lease_until, COUNT(r.id) AS runs FROM monitors AS m LEFT JOIN monitor_runs AS r ON r.monitor_id = m.id GROUP BY m.id",
-      )
-    ).rows;
-    expect(perMonitor).toHaveLength(total);
-    for (const row of perMonitor) expect(row).toMatchObject({ claims: 1, lease_until: null, runs: 1 });
-    expect(Number((await client.execute("SELECT COUNT(*) AS n FROM check_reports")).rows[0]?.n)).toBe(total);
-    const instances = (await client.execute("SELECT DISTINCT instance FROM monitor_runs")).rows;
-    expect(instances.length).toBeGreaterThanOrEqual(1);
+    await expectEachDueMonitorRunOnce([first.url, second.url], env, client, sites);
     client.close();
-
-    const listed = await runAdmin(env, "monitors", "list", "--state", "active", "--json");
-    const rows = JSON.parse(listed.stdout) as { runs: number; state: string }[];
-    expect(rows).toHaveLength(total);
-    expect(rows.every((row) => row.runs === 1 && row.state === "active")).toBe(true);
   }, 180_000);
 
   it("send each regression's alert once, whichever instance ran the check and sent the outbox", async () => {
