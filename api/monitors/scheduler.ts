@@ -55,14 +55,15 @@ const UNCONFIRMED_MS = 7 * 86_400_000;
 const SWEEP_EVERY_MS = 3_600_000;
 
 /** A run's result from its check: `failed` when the homepage did not answer (the rest then says nothing). */
-function resultOf(
+export function resultOf(
   report: CheckedSite,
 ): Pick<NewRun, "outcome" | "reason" | "score" | "level" | "level_name" | "checks"> {
   const home = report.findings.find((finding) => finding.id === HOME_CHECK);
   if (home && home.status !== "pass" && home.status !== "warn")
     return {
       outcome: "failed",
-      reason: `the homepage did not answer: ${home.message}`,
+      // Blocked is not missing (DESIGN §8): the site's bot protection kept the scanner out, and the reason says so.
+      reason: `${home.status === "blocked" ? "the homepage was blocked" : "the homepage did not answer"}: ${home.message}`,
       score: null,
       level: null,
       level_name: null,

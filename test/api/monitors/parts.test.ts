@@ -9,6 +9,7 @@ import {
   verifyMonitorLink,
 } from "../../../api/monitors/keys.ts";
 import { type Comparable, regressionOf } from "../../../api/monitors/regressions.ts";
+import { resultOf } from "../../../api/monitors/scheduler.ts";
 import { redactPath } from "../../../api/platform/log.ts";
 import { renderScoreChart } from "../../../src/lib/score-chart.ts";
 import type { CheckStatus } from "../../../src/schemas/report.ts";
@@ -44,8 +45,9 @@ describe("a regression", () => {
       score: { before: 90, after: 80 },
       checks: [],
     });
-    // n/a and error are not regressions, nor is a check the earlier suite did not have.
+    // n/a, error and blocked are not regressions (blocked is not missing), nor is a check the earlier suite lacked.
     expect(regressionOf(checked(90, { a: "n/a", b: "error", c: "fail", d: "fail" }), [before])).toBeNull();
+    expect(regressionOf(checked(90, { a: "blocked", b: "pass", c: "fail" }), [before])).toBeNull();
   });
 
   it("is announced once per change: the first run, a run like the last, and a spell of failures announce nothing more", () => {
@@ -66,6 +68,39 @@ describe("a regression", () => {
     expect(regressionOf(checked(70, { a: "fail" }, "2026.11.3"), [checked(90, { a: "pass" })])).toMatchObject({
       suite: { before: "2026.11.2", after: "2026.11.3" },
     });
+  });
+});
+
+describe("a run's outcome", () => {
+  const report = (status: CheckStatus, message: string) => ({
+    id: "00000000-0000-4000-8000-000000000000",
+    score: { percent: 40, pass: 2, fail: 3, warn: 0, na: 0, error: 0, blocked: 0 },
+    level: { value: 1, name: "Basic", next: null },
+    incomplete: false,
+    suite_version: "2026.11.3",
+    findings: [
+      {
+        id: "http.home-200",
+        title: "Home",
+        category: "reachability" as const,
+        severity: "critical" as const,
+        status,
+        message,
+      },
+    ],
+  });
+
+  it("is failed, saying why, when the homepage did not answer or was blocked; checked otherwise", () => {
+    expect(resultOf(report("fail", "could not connect"))).toMatchObject({
+      outcome: "failed",
+      reason: "the homepage did not answer: could not connect",
+      score: null,
+    });
+    expect(resultOf(report("blocked", "a challenge page"))).toMatchObject({
+      outcome: "failed",
+      reason: "the homepage was blocked: a challenge page",
+    });
+    expect(resultOf(report("pass", "/ answers 200 HTML"))).toMatchObject({ outcome: "checked", score: 40, level: 1 });
   });
 });
 
