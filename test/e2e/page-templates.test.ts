@@ -68,8 +68,8 @@ afterAll(async () => {
 const templates = (): PageTemplate[] => [
   ...PAGE_TEMPLATES,
   { name: "check-report", path: reportPath },
-  { name: "check-report-blocked", path: blockedPath },
   { name: "monitor", path: monitorPath },
+  { name: "check-report-blocked", path: blockedPath },
 ];
 
 describe("the report of a site behind bot protection", () => {
