@@ -5,6 +5,8 @@ import type { CheckOperations } from "./checks/operations.ts";
 import type { CheckServices } from "./checks/services.ts";
 import type { Database } from "./db/database.ts";
 import type { MailOutbox } from "./mail/outbox.ts";
+import type { MonitorOperations } from "./monitors/operations.ts";
+import type { MonitorServices } from "./monitors/services.ts";
 import type { PaymentsGateway } from "./payments/stripe-client.ts";
 import type { PaymentWebhooks } from "./payments/webhooks.ts";
 import type { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
@@ -19,7 +21,7 @@ import type { WaitlistOperations } from "./waitlists/operations.ts";
 import type { WaitlistService } from "./waitlists/service.ts";
 
 /** Every service and operation of the running app; built by `composeServices` (api/compose.ts). */
-export interface AppServices extends CheckServices {
+export interface AppServices extends CheckServices, MonitorServices {
   content: Content;
   database: Database;
   monitor: ServiceStateMonitor;
@@ -41,6 +43,7 @@ export interface AppServices extends CheckServices {
   operations: {
     agents: AgentOperations;
     checks: CheckOperations;
+    monitors: MonitorOperations;
     store: StoreOperations;
     waitlists: WaitlistOperations;
   };

@@ -15,6 +15,8 @@ import { staticFileRoutes } from "./fast-path/static-files.ts";
 import { ToolCatalogue } from "./mcp/catalogue.ts";
 import { contentTools } from "./mcp/content-tools.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
+import { monitorRoutes } from "./monitors/routes.ts";
+import { monitorTools } from "./monitors/tools.ts";
 import { pageServicesFor } from "./page-services.ts";
 import { paymentWebhookRoute } from "./payments/webhook-route.ts";
 import { logRequestLine } from "./platform/access-log.ts";
@@ -125,6 +127,7 @@ export function operationRoutes({ config, services, log }: Pick<AppDeps, "config
   const catalogue = new ToolCatalogue([
     ...contentTools(content),
     ...checkTools(operations.checks, operationDeps.bodySchemas),
+    ...monitorTools(operations.monitors, operationDeps.bodySchemas),
     ...agentTools(operations.agents, operationDeps.bodySchemas),
     ...waitlistTools(operations.waitlists, operationDeps.bodySchemas),
   ]);
@@ -134,6 +137,7 @@ export function operationRoutes({ config, services, log }: Pick<AppDeps, "config
     ...agentRoutes(operations.agents, services.agents),
     ...waitlistRoutes(operations.waitlists),
     ...checkRoutes(operations.checks, services.checks),
+    ...monitorRoutes(operations.monitors),
     ...storeRoutes(operations.store),
     paymentWebhookRoute(services.payments, services.webhooks),
     ...mcpRoutes({ catalogue, site, monitor: services.monitor, operations: operationDeps, log }),

@@ -3,6 +3,26 @@ import { BackgroundJob } from "./platform/background-job.ts";
 import type { Logger } from "./platform/log.ts";
 
 /**
+ * Scheduled re-checks of watched sites, every `intervalMs` (MONITORS_INTERVAL_MS; 0 runs none). Every
+ * instance may run it: due monitors are claimed in the database with a lease (api/monitors/scheduler.ts).
+ */
+export function startMonitorJob(
+  services: Pick<AppServices, "scheduler">,
+  log: Logger,
+  intervalMs: number,
+): { stop: () => Promise<void> } {
+  if (intervalMs === 0) return { stop: async () => undefined };
+  const job = new BackgroundJob("monitors", () => services.scheduler.runDue(), log);
+  job.start(intervalMs);
+  return {
+    stop: async () => {
+      services.scheduler.stop();
+      await job.stop();
+    },
+  };
+}
+
+/**
  * The server's background work for the store: sending the e-mail outbox (only with SMTP_URL; without
  * it messages wait, see `npm run admin -- outbox list`) and retrying automatic refunds the provider
  * could not take when they were due (only with payments). Every instance may run these: rows are

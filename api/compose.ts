@@ -16,6 +16,9 @@ import type { Sql } from "./db/sql.ts";
 import { MailOutbox } from "./mail/outbox.ts";
 import { createSmtpTransport } from "./mail/transport.ts";
 import { mailTemplates } from "./mail-templates.ts";
+import { monitorBounces } from "./monitors/mail.ts";
+import { monitorOperations } from "./monitors/operations.ts";
+import { createMonitorServices, monitorMailDeps } from "./monitors/services.ts";
 import { paymentsGatewayFor } from "./payments/stripe-client.ts";
 import { PaymentWebhooks } from "./payments/webhooks.ts";
 import { hashToken } from "./platform/auth/agent-token.ts";
@@ -74,7 +77,9 @@ export function composeCommerce({ config, content, db, now, secrets, log }: Comm
     templates: mailTemplates({
       store: storeMailDeps(store, storeDeps),
       checks: checkMailDeps(config, content, db, secrets),
+      monitors: monitorMailDeps(config, content, db, secrets),
     }),
+    bounced: monitorBounces(db),
   });
   return { payments, store, storeDeps, mail };
 }
@@ -142,6 +147,22 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     payments,
     ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
   });
+  const { checks } = checkServices;
+  const monitorServices = createMonitorServices({
+    config,
+    content,
+    db,
+    now,
+    secrets,
+    log,
+    checker: {
+      vet: (domain) => checks.origin(domain),
+      check: (watched) =>
+        checks.run({ domain: watched.origin, ...(watched.profile ? { profile: watched.profile } : {}) }),
+      isOpen: async () => (await monitor.current()).switches.checks,
+      budgetMs: checks.budgetMs,
+    },
+  });
   const storeHandlers = storeWebhooks(store, storeDeps);
   const checkHandlers = checkWebhooks(checkServices, db, payments);
   const webhooks = new PaymentWebhooks({
@@ -167,6 +188,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     tokenOwners,
     waitlist,
     ...checkServices,
+    ...monitorServices,
     secrets,
     signingKeys,
     now,
@@ -177,6 +199,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     operations: {
       agents: agentOperations(agents),
       checks: checkOperations(checkServices.checks, checkServices.checkPayments),
+      monitors: monitorOperations(monitorServices.monitors),
       store: storeOperations(store),
       waitlists: waitlistOperations(waitlist, agentWaitlist),
     },

@@ -106,6 +106,15 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
   CHECKS_ALLOWED_TARGETS: z.string().default(""),
+  /** Monitor checks one instance runs at once; each is a whole readiness check (about 45 requests). */
+  MONITORS_CONCURRENCY: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(64).default(4),
+  /** How often each instance looks for due monitors; 0 runs none (`npm run admin -- monitors run-due` still does). */
+  MONITORS_INTERVAL_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int()
+    .min(0)
+    .max(86_400_000)
+    .default(30_000),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -138,6 +147,8 @@ export interface Config {
   };
   mail: { smtpUrl: string | undefined; from: string };
   checksAllowedTargets: string[];
+  /** Scheduled re-checks: how many at once per instance, and how often to look for due ones (0: never). */
+  monitors: { concurrency: number; intervalMs: number };
   /** Who runs the staff CLI (USER), for the record of a change. */
   staffUser: string;
 }
@@ -221,6 +232,7 @@ export function loadConfig(env: Environment = process.env, root: string = proces
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
     checksAllowedTargets: allowed,
+    monitors: { concurrency: e.MONITORS_CONCURRENCY, intervalMs: e.MONITORS_INTERVAL_MS },
     staffUser: e.USER,
   };
 }

@@ -111,5 +111,21 @@ export function pageServicesFor(services: AppServices, address: string): PageSer
     purchaseSession: (sessionId) =>
       asForm(() => submit(operations.store.session, undefined, { session_id: sessionId })),
     purchaseReceipt: (sessionId) => services.store.sessions.receipt(sessionId),
+    requestMonitor: (input) =>
+      asForm(async () => ({ detail: (await submit(operations.monitors.request, input)).detail })),
+    async readMonitor(id, compare) {
+      const monitor = await services.monitors.find(id);
+      return monitor ? services.monitors.page(monitor, compare) : null;
+    },
+    async previewMonitorLink(purpose, token) {
+      const monitor = await services.monitors.fromLink(purpose, token);
+      return monitor ? { domain: monitor.host, frequency: monitor.frequency, state: monitor.state } : null;
+    },
+    followMonitorLink: (purpose, token) =>
+      asForm(() =>
+        purpose === "confirm"
+          ? submit(operations.monitors.confirm, { token })
+          : submit(operations.monitors.unsubscribe, { token }),
+      ),
   };
 }

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { toNodeHandler } from "h3/node";
 import { createApp, hotRoutesFor } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
-import { startCommerceJobs } from "./background-jobs.ts";
+import { startCommerceJobs, startMonitorJob } from "./background-jobs.ts";
 import { composeServices } from "./compose.ts";
 import { type Config, ConfigError, configurationWarnings, loadConfig } from "./config.ts";
 import { withHotRoutes } from "./fast-path/hot-routes.ts";
@@ -55,6 +55,7 @@ if (!site) log.warn({ dist: config.distDir }, "no build found: static URLs answe
 const pages = await loadAstroHandler(config.distDir);
 const app = createApp({ config, log, site, services, pages });
 const jobs = startCommerceJobs(services, log);
+const monitorJob = startMonitorJob(services, log, config.monitors.intervalMs);
 // Hot routes answer their busiest case straight on node:http and hand everything else to the app.
 const hotRoutes = hotRoutesFor(services, site, log);
 const server = createServer(withHotRoutes(hotRoutes, toNodeHandler(app)));
@@ -74,7 +75,7 @@ function shutdown(signal: string): void {
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
   server.close(async () => {
-    await jobs.stop();
+    await Promise.all([jobs.stop(), monitorJob.stop()]);
     services.database.close();
     log.info("stopped");
     process.exit(0);

@@ -15,6 +15,7 @@ const main = defineCommand({
     orders: () => import("./admin/store.ts").then((module) => module.storeCommands.orders),
     entitlements: () => import("./admin/store.ts").then((module) => module.storeCommands.entitlements),
     outbox: () => import("./admin/outbox.ts").then((module) => module.outboxCommand),
+    monitors: () => import("./admin/monitors.ts").then((module) => module.monitorsCommand),
     secret: () => import("./admin/secret.ts").then((module) => module.secretCommand),
     "signing-key": () => import("./admin/signing-key.ts").then((module) => module.signingKeyCommand),
     backup: () => import("./admin/backup.ts").then((module) => module.backupCommand),

@@ -11,6 +11,7 @@ import { writeBenchmarksPage } from "./bench/lib/docs-page.ts";
 import { loadGenerator } from "./bench/lib/load.ts";
 import { type BenchSection, printSection } from "./bench/lib/report.ts";
 import { benchMixed, CONCURRENCY } from "./bench/mixed-bench.ts";
+import { benchMonitorsSection } from "./bench/monitors-bench.ts";
 import { benchScaleOut } from "./bench/scale-bench.ts";
 import { benchServing } from "./bench/serve-bench.ts";
 import { BUILD_NODE_ARGS } from "./lib/build-node-args.ts";
@@ -49,6 +50,7 @@ const benches: Record<string, () => Promise<BenchSection>> = {
     await ensureBuilt();
     return benchScaleOut(distDir, siteUrl, port);
   },
+  monitors: () => benchMonitorsSection(port + 10),
   mixed: async () => {
     await ensureBuilt();
     const { section, points } = await benchMixed(distDir, siteUrl, port);

@@ -27,7 +27,7 @@ const GRAPH = new Map(API_FILES.map((file) => [file, importsOf(file).filter((tar
 const LOWER = ["api/config.ts", "api/platform/", "api/db/"];
 /** The wiring: files at the top of api/ that compose the features into the app and the server. */
 const isWiring = (file: string) => dirname(file) === "api" && file !== "api/config.ts";
-const FEATURES = ["agents", "waitlists", "store", "checks", "payments", "mail", "site", "mcp"];
+const FEATURES = ["agents", "waitlists", "store", "checks", "monitors", "payments", "mail", "site", "mcp"];
 /**
  * Payments and mail serve the other features: these files are what they offer (the gateway, the
  * provider's parsed objects and failures, the webhook handler type; composing and queuing mail).

@@ -1,11 +1,9 @@
+import { DEFAULT_AGENT_SCOPES } from "../../src/lib/registry.ts";
 import type { AgentRegistration } from "../../src/schemas/requests/agent-registration.ts";
 import type { Sql } from "../db/sql.ts";
 import { generateAgentToken, hashToken, randomBase62 } from "../platform/auth/agent-token.ts";
 import type { Agent, TokenOwner } from "../platform/auth/token-owner.ts";
 import { insertAgentWithToken, insertToken } from "./sql.ts";
-
-/** The scopes a self-registered agent gets. Staff can issue tokens with others. */
-export const DEFAULT_AGENT_SCOPES = ["waitlist:write", "survey:write"] as const;
 
 export interface AgentServiceDeps {
   db: () => Sql;

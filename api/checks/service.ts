@@ -9,6 +9,7 @@ import { ApiProblem } from "../platform/problem.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { creditCodeHashes, generateCreditCode, hashCreditCode, normaliseCreditCode } from "./credit-codes.ts";
 import { TargetNotAllowedError } from "./engine/fetch/address-guard.ts";
+import { parseTarget } from "./engine/fetch/target.ts";
 import { renderMarkdownReport } from "./engine/render-markdown.ts";
 import { type RunReadinessCheckOptions, runReadinessCheck } from "./engine/run-check.ts";
 import type { CheckerSettings } from "./engine/settings.ts";
@@ -32,6 +33,19 @@ export interface ChecksServiceDeps {
 }
 
 export const reportPath = (id: string) => `/checks/${id}`;
+
+/** A target the checker refuses is the client's mistake: 422 `target-not-allowed`, pointing at `domain`. */
+async function refusedAsProblem<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    if (!(error instanceof TargetNotAllowedError)) throw error;
+    throw new ApiProblem("target-not-allowed", error.message, {
+      errors: [{ pointer: "#/domain", detail: error.message }],
+      cause: error,
+    });
+  }
+}
 export const reportApiPath = (id: string) => `/api/v1/checks/${id}`;
 
 /** Readiness checks as the API offers them: run and store a report, read it locked or unlocked, unlock it with a credit. */
@@ -41,23 +55,16 @@ export class ChecksService {
   /** Runs a check and stores the full result; answers with the locked summary. 422 for a target the checker may not reach. */
   async run(input: CheckInput, admit?: () => Promise<void>): Promise<CheckReport> {
     const profile = input.profile === undefined ? undefined : ProfileSchema.array().parse([input.profile].flat());
-    let result: ReadinessResult;
-    try {
-      result = await runReadinessCheck({
+    const result: ReadinessResult = await refusedAsProblem(() =>
+      runReadinessCheck({
         target: input.domain,
         ...(profile ? { profile } : {}),
         settings: this.deps.settings,
         now: this.deps.now,
         ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
         ...(admit ? { admit } : {}),
-      });
-    } catch (error) {
-      if (!(error instanceof TargetNotAllowedError)) throw error;
-      throw new ApiProblem("target-not-allowed", error.message, {
-        errors: [{ pointer: "#/domain", detail: error.message }],
-        cause: error,
-      });
-    }
+      }),
+    );
     const id = randomUUID();
     const { details: _hiddenUntilUnlocked, ...summary } = result;
     const stored: StoredReport = {
@@ -70,6 +77,17 @@ export class ChecksService {
     };
     await insertReport(this.deps.db(), id, result, stored.created_at);
     return this.view(stored);
+  }
+
+  /** The longest one check may take: its whole-scan budget. */
+  get budgetMs(): number {
+    return this.deps.settings.limits.scanBudgetMs;
+  }
+
+  /** The origin a check of `domain` would reach, vetted as a check vets it (422 for a refused target); sends nothing. */
+  async origin(domain: string): Promise<string> {
+    const lookup = this.deps.lookup ? { lookup: this.deps.lookup } : {};
+    return (await refusedAsProblem(() => parseTarget(domain, this.deps.settings, lookup))).origin;
   }
 
   async find(id: string): Promise<StoredReport | null> {

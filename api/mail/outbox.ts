@@ -8,7 +8,7 @@ import {
   markMailSent,
   type OutboxRow,
 } from "./outbox-sql.ts";
-import type { MailTransport, OutgoingMail } from "./transport.ts";
+import { isPermanentRejection, type MailTransport, type OutgoingMail } from "./transport.ts";
 
 /** The subject and bodies of one message; plain text and HTML carry the same content. */
 export type RenderedMail = Omit<OutgoingMail, "to">;
@@ -30,6 +30,11 @@ export interface MailOutboxDeps {
   transport: MailTransport | null;
   /** Every kind of message a row can be, by its `kind` (api/mail-templates.ts gathers them from the features). */
   templates: Readonly<Record<string, MailTemplate>>;
+  /**
+   * What a feature does when the SMTP server refuses a message of its kind for good (a 5xx reply, RFC
+   * 5321 §4.2.1): the address cannot be reached, so a monitor that mails it is removed, for example.
+   */
+  bounced?: Readonly<Record<string, (row: OutboxRow) => Promise<void>>>;
   log: Logger;
 }
 
@@ -103,6 +108,16 @@ export class MailOutbox {
         await transport.send({ ...message, from: this.deps.from, messageId: `<${row.id}@${this.deps.host}>` });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
+        if (isPermanentRejection(error)) {
+          // Retrying a permanent refusal only repeats it: the row fails now and its feature is told.
+          await markMailFinished(db, row, "failed", `refused for good: ${reason}`);
+          report.failed++;
+          this.deps.log.warn({ mail_id: row.id, kind: row.kind }, "the SMTP server refused an e-mail for good");
+          const bounced =
+            this.deps.bounced && Object.hasOwn(this.deps.bounced, row.kind) ? this.deps.bounced[row.kind] : undefined;
+          await bounced?.(row);
+          continue;
+        }
         if (row.attempts >= MAX_ATTEMPTS) {
           await markMailFinished(db, row, "failed", reason);
           report.failed++;

@@ -18,6 +18,17 @@ export interface MailTransport {
 }
 
 /**
+ * Whether the SMTP server refused for good: a 5yz reply (RFC 5321 §4.2.1), such as 550 for a mailbox
+ * that does not exist. nodemailer puts the reply code on the error it throws; 4yz replies and lost
+ * connections are temporary and retried.
+ */
+export function isPermanentRejection(error: unknown): boolean {
+  if (typeof error !== "object" || error === null || !("responseCode" in error)) return false;
+  const code = error.responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
+/**
  * SMTP through nodemailer from `SMTP_URL` (`smtp://user:pass@host:587`, or `smtps://` for implicit
  * TLS; nodemailer upgrades with STARTTLS when offered). Timeouts are short and well under the
  * outbox lease, so a hung server cannot make two workers send the same row.

@@ -29,5 +29,9 @@ export function redactPath(path: string): string {
     .replace(/^(\/api\/v1\/downloads\/)[^/?]+/, "$1[redacted]")
     .replace(/^(\/api\/v1\/store\/sessions\/cs_(?:test|live)_)[^/?]+/, "$1[redacted]")
     .replace(/^((?:\/api\/v1)?\/checks\/)[0-9a-f-]{36}/, "$1[redacted]")
+    .replace(
+      /^((?:\/api\/v1(?:\/agents)?)?\/monitors\/(?:confirm\/|unsubscribe\/)?)(?!(?:confirm|unsubscribe)(?:$|\?))[^/?]+/,
+      "$1[redacted]",
+    )
     .replace(/\?.*$/, "");
 }

@@ -16,6 +16,10 @@ export const ON_DEMAND_PAGES: readonly { path: string; methods: readonly ("GET" 
   { path: "/checks/:id", methods: ["GET", "POST"] },
   { path: "/store/return", methods: ["GET"] },
   { path: "/store/buy/:id", methods: ["POST"] },
+  { path: "/monitors", methods: ["GET", "POST"] },
+  { path: "/monitors/:id", methods: ["GET"] },
+  { path: "/monitors/confirm/:token", methods: ["GET", "POST"] },
+  { path: "/monitors/unsubscribe/:token", methods: ["GET", "POST"] },
 ];
 
 /**

@@ -15,32 +15,42 @@ const FIXTURE_PROCESS_FLAG = "CHECKS_BENCH_FIXTURE";
 const WELL_PREPARED = "exemplary";
 const HOSTILE = "hostile";
 
-interface FixtureAddress {
+export interface FixtureAddress {
   origin: string;
   hostPort: string;
 }
-type FixtureAddresses = Record<typeof WELL_PREPARED | typeof HOSTILE, FixtureAddress>;
 
 function isAddress(value: unknown): value is FixtureAddress {
   return typeof value === "object" && value !== null && "origin" in value && "hostPort" in value;
 }
 
+function isComplete<Name extends string>(
+  received: Partial<Record<Name, FixtureAddress>>,
+  names: readonly Name[],
+): received is Record<Name, FixtureAddress> {
+  return names.every((name) => received[name] !== undefined);
+}
+
 /**
- * The fixture sites run in a child process, so the measured process holds only the checker (as in production, where
+ * Corpus sites served by a child process, so the measured process holds only the checker (as in production, where
  * the checked site is elsewhere) and the fixtures' own work (an MCP server, a gzip bomb) is not counted.
  */
-export async function startFixtureProcess(): Promise<FixtureAddresses & { close(): Promise<void> }> {
+export async function startFixtureProcess<Name extends string>(
+  names: readonly Name[],
+): Promise<Record<Name, FixtureAddress> & { close(): Promise<void> }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, [FIXTURE_PROCESS_FLAG]: "1" },
+    env: { ...process.env, [FIXTURE_PROCESS_FLAG]: names.join(",") },
     stdio: ["inherit", "inherit", "inherit", "ipc"],
   });
-  const addresses = await new Promise<FixtureAddresses>((resolve, reject) => {
+  const addresses = await new Promise<Record<Name, FixtureAddress>>((resolve, reject) => {
     child.once("message", (message: unknown) => {
-      if (typeof message === "object" && message !== null && "exemplary" in message && "hostile" in message) {
-        const { exemplary, hostile } = message;
-        if (isAddress(exemplary) && isAddress(hostile)) return resolve({ exemplary, hostile });
+      const received: Partial<Record<Name, FixtureAddress>> = {};
+      for (const name of names) {
+        const address: unknown = typeof message === "object" && message !== null ? Reflect.get(message, name) : null;
+        if (isAddress(address)) received[name] = address;
       }
+      if (isComplete(received, names)) return resolve(received);
       reject(new Error("the fixture process sent no addresses"));
     });
     child.once("exit", (code) => reject(new Error(`the fixture process exited with ${String(code)}`)));
@@ -82,7 +92,7 @@ function median(values: readonly number[]): number {
 
 /** Times full readiness checks of corpus sites on loopback: the well-prepared one alone and 20 at once, the hostile one. */
 export async function benchChecks(): Promise<ChecksBenchResult> {
-  const sites = await startFixtureProcess();
+  const sites = await startFixtureProcess([WELL_PREPARED, HOSTILE]);
   const siteUrl = "https://agent-ready.test";
   // Signed as the service signs, with a key made for the run: signing is part of what a check costs.
   const ring = { current: ed25519KeyFromSeed(newEd25519Seed()), previous: [] };
@@ -139,17 +149,17 @@ function printTable(result: ChecksBenchResult): void {
 }
 
 const runDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (runDirectly && process.env[FIXTURE_PROCESS_FLAG] === "1") {
+if (runDirectly && process.env[FIXTURE_PROCESS_FLAG]) {
   const corpus = listCorpusSites();
+  const names = (process.env[FIXTURE_PROCESS_FLAG] ?? "").split(",");
   const serve = (name: string) => {
     const site = corpus.find((candidate) => candidate.name === name);
     if (site === undefined) throw new Error(`no corpus site ${name}`);
     return startCorpusSite(site);
   };
-  const [exemplary, hostile] = await Promise.all([serve(WELL_PREPARED), serve(HOSTILE)]);
-  const address = ({ origin, hostPort }: FixtureAddress) => ({ origin, hostPort });
-  process.send?.({ exemplary: address(exemplary), hostile: address(hostile) });
-  process.once("SIGTERM", () => void Promise.all([exemplary.close(), hostile.close()]).then(() => process.exit(0)));
+  const sites = await Promise.all(names.map(serve));
+  process.send?.(Object.fromEntries(sites.map(({ origin, hostPort }, index) => [names[index], { origin, hostPort }])));
+  process.once("SIGTERM", () => void Promise.all(sites.map((site) => site.close())).then(() => process.exit(0)));
 } else if (runDirectly) {
   const result = await benchChecks();
   // `npm run bench` runs this file in its own process (so peak RSS is the checker's) and reads JSON.

@@ -77,7 +77,7 @@ export async function benchMixed(
   const databaseUrl = `file:${join(dataDir, "service.db")}`;
   const writesPerPoint = MIX_LENGTH / 5;
   const tokens = await seedAgents(databaseUrl, writesPerPoint * CONCURRENCY.length * 2);
-  const fixture = await startFixtureProcess();
+  const fixture = await startFixtureProcess(["exemplary"]);
   // Development mode: production refuses CHECKS_ALLOWED_TARGETS, which the loopback fixture needs.
   const server = await startProcess(
     ["--import", "tsx", "api/server.ts"],

@@ -22,6 +22,7 @@ import { buildAgentSurveySchema } from "../schemas/requests/agent-survey.ts";
 import { AgentWaitlistEntrySchema } from "../schemas/requests/agent-waitlist-entry.ts";
 import type { RequestSchemas } from "../schemas/requests/bodies.ts";
 import { CheckCheckoutSchema, CheckInputSchema, CheckRedeemSchema } from "../schemas/requests/checks.ts";
+import { AgentMonitorInputSchema, MonitorInputSchema, MonitorLinkSchema } from "../schemas/requests/monitors.ts";
 import { StoreCheckoutSchema } from "../schemas/requests/store-checkout.ts";
 import { WaitlistSignupSchema } from "../schemas/requests/waitlist.ts";
 import { ResourceIndexSchema } from "../schemas/resource.ts";
@@ -32,6 +33,13 @@ import {
   AgentWaitlistReceivedSchema,
 } from "../schemas/responses/agents.ts";
 import { CheckCheckoutResultSchema, CheckReportSchema, RedeemResultSchema } from "../schemas/responses/checks.ts";
+import {
+  AgentMonitorListSchema,
+  AgentMonitorSchema,
+  MonitorLinkResultSchema,
+  MonitorRequestedSchema,
+  MonitorSchema,
+} from "../schemas/responses/monitors.ts";
 import {
   HealthSchema,
   PublicConfigSchema,
@@ -66,6 +74,9 @@ export function requestSchemas(content: Content): RequestSchemas {
     "check-input": CheckInputSchema,
     "check-checkout": CheckCheckoutSchema,
     "check-redeem": CheckRedeemSchema,
+    "monitor-input": MonitorInputSchema,
+    "agent-monitor-input": AgentMonitorInputSchema,
+    "monitor-link": MonitorLinkSchema,
     "store-checkout": StoreCheckoutSchema,
     waitlist: WaitlistSignupSchema.extend({ consent_version: privacy, legend_terms_version: legend.optional() }).meta(
       WaitlistSignupSchema.meta() ?? {},
@@ -115,6 +126,11 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   "tool-index": ToolIndexSchema,
   "check-redeemed": RedeemResultSchema,
   "check-checkout-result": CheckCheckoutResultSchema,
+  monitor: MonitorSchema,
+  "agent-monitor": AgentMonitorSchema,
+  "agent-monitor-list": AgentMonitorListSchema,
+  "monitor-requested": MonitorRequestedSchema,
+  "monitor-link-result": MonitorLinkResultSchema,
 };
 
 /** A JSON Schema 2020-12 document whose `$id` is the absolute URL it is served at. */

@@ -30,6 +30,32 @@ export interface PurchaseReceipt {
   receipt_url: string | null;
 }
 
+/** One check that differs between two runs of a monitor. */
+export interface CheckChange {
+  id: string;
+  before: string | null;
+  after: string | null;
+  message: string;
+}
+
+type MonitorRun = import("../schemas/responses/monitors.ts").MonitorRun;
+
+/** What a monitor's page shows: the monitor, its runs for the chart, and what changed between two of them. */
+export interface MonitorPage {
+  monitor: import("../schemas/responses/monitors.ts").MonitorView;
+  /** The latest runs (up to 200), oldest first: the chart, the table and the comparison's choices. */
+  runs: MonitorRun[];
+  /** The two runs compared (the latest and the one before, unless chosen) and the checks that differ. */
+  comparison: { from: MonitorRun; to: MonitorRun; changes: CheckChange[] } | null;
+}
+
+/** What an e-mailed monitor link is about, read without following it. */
+export interface MonitorLinkPreview {
+  domain: string;
+  frequency: "daily" | "weekly";
+  state: "pending" | "active" | "stopped";
+}
+
 export interface PageServices {
   config(): Promise<PublicConfig>;
   joinWaitlist(input: unknown): Promise<FormResult<{ legend: boolean }>>;
@@ -48,4 +74,15 @@ export interface PageServices {
   purchaseSession(sessionId: string): Promise<FormResult<import("../schemas/responses/store.ts").PurchaseSession>>;
   /** The order number, masked e-mail and receipt link of a purchase, or `null` before an order exists. */
   purchaseReceipt(sessionId: string): Promise<PurchaseReceipt | null>;
+  /** Asks to watch a site (form fields `domain`, `email`, `frequency`); the answer is the same for every address. */
+  requestMonitor(input: unknown): Promise<FormResult<{ detail: string }>>;
+  /** A monitor's page, comparing the runs with ids `from` and `to` when given; `null` when there is no such monitor. */
+  readMonitor(id: string, compare: { from?: string; to?: string }): Promise<MonitorPage | null>;
+  /** What a confirmation or unsubscribe link is for, without following it (a GET changes nothing); `null` when invalid. */
+  previewMonitorLink(purpose: "confirm" | "unsubscribe", token: string): Promise<MonitorLinkPreview | null>;
+  /** Follows a confirmation or unsubscribe link: the form's POST. */
+  followMonitorLink(
+    purpose: "confirm" | "unsubscribe",
+    token: string,
+  ): Promise<FormResult<import("../schemas/responses/monitors.ts").MonitorLinkResult>>;
 }

@@ -118,6 +118,14 @@ export const PROBLEM_TYPES = [
     action: "Buy a new pack through POST /api/v1/checks/{id}/checkout.",
   },
   {
+    code: "monitor-limit-reached",
+    status: 409,
+    title: "The free plan's number of watched sites is reached",
+    meaning:
+      "This address, or this agent registration, already watches as many sites as the free plan allows (the number is in /pricing.json, `monitors.free_sites`).",
+    action: "Stop a monitor (the unsubscribe link in any of its e-mails) and try again.",
+  },
+  {
     code: "entitlement-ended",
     status: 410,
     title: "This purchase's download entitlement has ended",
@@ -130,6 +138,14 @@ export const PROBLEM_TYPES = [
     title: "This download link is no longer valid",
     meaning: "The link expired, was altered, or its purchase no longer grants downloads.",
     action: "Open the purchase session page to get a fresh link while the entitlement is active.",
+  },
+  {
+    code: "monitor-link-invalid",
+    status: 410,
+    title: "This monitor link is no longer valid",
+    meaning:
+      "The confirmation or unsubscribe link expired (a confirmation after 7 days), was altered, or its monitor was removed.",
+    action: "Ask to watch the site again with POST /api/v1/monitors; a new e-mail brings a fresh link.",
   },
   {
     code: "payload-too-large",

@@ -3,6 +3,7 @@ import { AGENT_OPERATIONS } from "./registry/agents.ts";
 import { CHECK_OPERATIONS } from "./registry/checks.ts";
 import { CONTENT_OPERATIONS } from "./registry/content.ts";
 import { DISCOVERY_OPERATIONS } from "./registry/discovery.ts";
+import { MONITOR_OPERATIONS } from "./registry/monitors.ts";
 import type { Operation } from "./registry/operation.ts";
 import { SERVICE_OPERATIONS } from "./registry/service.ts";
 import { STORE_OPERATIONS } from "./registry/store.ts";
@@ -18,6 +19,7 @@ const REGISTERED = [
   ...CONTENT_OPERATIONS,
   ...STORE_OPERATIONS,
   ...CHECK_OPERATIONS,
+  ...MONITOR_OPERATIONS,
   ...AGENT_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...DISCOVERY_OPERATIONS,
@@ -45,6 +47,9 @@ export function findOperation(id: OperationId): Operation {
   if (!operation) throw new Error(`Unknown operation ${id}`);
   return operation;
 }
+
+/** The scopes a self-registered agent gets; staff can issue tokens with others (monitors:write, say). */
+export const DEFAULT_AGENT_SCOPES = ["waitlist:write", "survey:write"] as const;
 
 /** Every scope some operation requires: the vocabulary tokens are granted from. */
 export const AGENT_SCOPES: readonly string[] = [

@@ -74,6 +74,13 @@ export const PricingDocumentSchema = z.strictObject({
     checkout: z.string().nullable(),
     redeem: z.string().nullable(),
   }),
+  monitors: z.strictObject({
+    /** Sites one e-mail address (or one agent registration) may watch on the free plan. */
+    free_sites: z.int(),
+    frequencies: z.array(z.string()),
+    /** POST `{domain, email, frequency?}` here to watch a site; `null` while monitoring is unavailable. */
+    request: z.string().nullable(),
+  }),
   store: z.array(
     z.strictObject({
       id: z.string(),

@@ -23,7 +23,7 @@ export const ServiceSettingsSchema = z.strictObject({
 });
 export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;
 
-/** `content/pricing.yaml`: report unlocks and credit packs; store prices live with each product. */
+/** `content/pricing.yaml`: report unlocks, credit packs and monitoring; store prices live with each product. */
 export const PricingFileSchema = z.strictObject({
   checks: z.strictObject({
     /** Free checks a client may run per day (the summary is always free). */
@@ -36,6 +36,10 @@ export const PricingFileSchema = z.strictObject({
         z.strictObject({ id: SlugSchema, title: text(1, 80), credits: z.int().min(1).max(10_000), price: MoneySchema }),
       )
       .max(10),
+  }),
+  monitors: z.strictObject({
+    /** Sites one e-mail address, or one agent registration, may watch on the free plan. */
+    free_sites: z.int().min(0).max(1_000),
   }),
 });
 export type PricingFile = z.infer<typeof PricingFileSchema>;

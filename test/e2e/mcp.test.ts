@@ -6,12 +6,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { issueStaffToken } from "../helpers/admin-cli.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
 let server: RunningServer;
 let fixture: FixtureSite;
 let token: string;
+let databaseUrl: string;
 
 async function connect(headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: "e2e-test", version: "1.0.0" });
@@ -29,9 +31,12 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mcp-e2e-"));
   fixture = await startAgentReadySite();
   // The fixture site lives on loopback: the checker may reach it only because it is listed here.
+  databaseUrl = `file:${join(dir, "service.db")}`;
+  // No scheduled runs: a monitor read twice must not gain a run in between.
   server = await startServer({
-    DATABASE_URL: `file:${join(dir, "service.db")}`,
+    DATABASE_URL: databaseUrl,
     CHECKS_ALLOWED_TARGETS: fixture.hostPort,
+    MONITORS_INTERVAL_MS: "0",
   });
   const registered = await fetch(`${server.url}/api/v1/agents/register`, {
     method: "POST",
@@ -96,7 +101,12 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
     const firstDoc = docs.data[0]?.path ?? "";
     const report = (await client.callTool({ name: "run_readiness_check", arguments: { domain: fixture.origin } }))
       .structuredContent as { id: string };
-    const calls: Record<string, { args: Record<string, unknown>; http: string | null }> = {
+    // The monitor tools need monitors:write, which only staff grant.
+    const watching = await issueStaffToken({ DATABASE_URL: databaseUrl }, "Watcher", "monitors:write");
+    const watcher = await connect({ authorization: `Bearer ${watching}` });
+    const monitor = (await watcher.callTool({ name: "create_monitor", arguments: { domain: fixture.origin } }))
+      .structuredContent as { id: string };
+    const calls: Record<string, { args: Record<string, unknown>; http: string | null; via?: Client }> = {
       list_docs: { args: {}, http: "/api/v1/docs" },
       read_doc: { args: { path: firstDoc }, http: `/api/v1/docs/${firstDoc}` },
       read_policy: { args: { slug: "privacy" }, http: "/api/v1/policies/privacy" },
@@ -105,14 +115,16 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
       service_status: { args: {}, http: null },
       read_readiness_report: { args: { id: report.id }, http: `/api/v1/checks/${report.id}` },
       read_agent_standing: { args: {}, http: null },
+      list_monitors: { args: {}, http: null, via: watcher },
+      read_monitor: { args: { id: monitor.id }, http: `/api/v1/monitors/${monitor.id}`, via: watcher },
     };
     const readOnly = tools
       .filter((tool) => tool.annotations?.readOnlyHint === true)
       .map((tool) => tool.name)
       .sort();
     expect(readOnly).toEqual(Object.keys(calls).sort());
-    for (const [name, { args, http }] of Object.entries(calls)) {
-      const result = await client.callTool({ name, arguments: args });
+    for (const [name, { args, http, via }] of Object.entries(calls)) {
+      const result = await (via ?? client).callTool({ name, arguments: args });
       expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
       expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? "null")).toEqual(result.structuredContent);
       if (http) expect(result.structuredContent, name).toEqual(await getJson(http));
@@ -125,6 +137,7 @@ describe("the MCP server, through the official SDK client over Streamable HTTP",
     const standing = (await client.callTool({ name: "read_agent_standing", arguments: {} })).structuredContent;
     const me = await fetch(`${server.url}/api/v1/agents/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(standing).toEqual(await me.json());
+    await watcher.close();
   }, 60_000);
 
   it("refuses a token tool without a token, with the HTTP API's problem", async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleSurveyAnswer } from "../../scripts/lib/sample-survey.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { issueStaffToken } from "../helpers/admin-cli.ts";
 import { type DocumentedOperation, type Json, operationsOf, ResponseChecker } from "../helpers/openapi.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
@@ -28,6 +29,7 @@ let fixture: FixtureSite;
 let document: Json;
 let checker: ResponseChecker;
 let creditCode: string;
+let monitorToken: string;
 
 interface Replay {
   params?: Record<string, string>;
@@ -77,6 +79,12 @@ beforeAll(async () => {
   document = (await response.json()) as Json;
   checker = new ResponseChecker(document);
   creditCode = await issueCreditCode(databaseUrl);
+  // Self-registered tokens lack monitors:write: staff grant it.
+  monitorToken = await issueStaffToken(
+    { DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+    "Replay watcher",
+    "monitors:write",
+  );
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
@@ -122,6 +130,16 @@ async function plans(): Promise<Record<string, Replay>> {
     })
   ).json()) as { id: string };
   const consent_version = policies.version;
+  const watching = { authorization: `Bearer ${monitorToken}` };
+  const monitor = (await (
+    await fetch(`${server.url}/api/v1/agents/monitors`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...watching },
+      body: JSON.stringify({ domain: fixture.origin }),
+    })
+  ).json()) as { id: string };
+  // A well-formed link token that no server signed: the documented 410.
+  const forgedLink = `v1.${crypto.randomUUID()}.${Math.floor(Date.now() / 1000) + 3600}.${"A".repeat(43)}`;
   return {
     getDoc: { params: { path: doc } },
     getArchivedDoc: { params: archive(archivedDoc?.url) },
@@ -165,6 +183,14 @@ async function plans(): Promise<Record<string, Replay>> {
       },
     },
     receiveStripeWebhook: { body: { id: "evt_replay", type: "ping" } },
+    requestMonitor: { body: { domain: fixture.origin, email: "watcher@example.com", frequency: "daily" } },
+    confirmMonitor: { body: { token: forgedLink } },
+    unsubscribeMonitor: { body: { token: forgedLink } },
+    getMonitor: { params: { id: monitor.id } },
+    createAgentMonitor: { headers: watching, body: { domain: fixture.origin } },
+    listAgentMonitors: { headers: watching },
+    getAgentMonitor: { headers: watching, params: { id: monitor.id } },
+    getMonitorBadge: { params: { domain: new URL(fixture.origin).host } },
   };
 }
 
@@ -221,6 +247,13 @@ describe("openapi.json, replayed against the running server", () => {
       "listTools 200",
       "getMcpServerCard 200",
       "getOpenApi 200",
+      "requestMonitor 202",
+      "createAgentMonitor 200",
+      "getMonitor 200",
+      "getAgentMonitor 200",
+      "listAgentMonitors 200",
+      "getMonitorBadge 200",
+      "getMonitorBadge 404",
     ]) {
       expect(statuses).toContain(expected);
     }

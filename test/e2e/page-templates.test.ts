@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startBotProtectedSite } from "../fixtures/sites/bot-protected.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
+import { issueStaffToken } from "../helpers/admin-cli.ts";
 import { collectPageErrors, fitsViewport, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { PAGE_TEMPLATES, type PageTemplate } from "../helpers/page-templates.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
@@ -15,12 +16,15 @@ let dir: string;
 let reportPath: string;
 let blockedPath: string;
 let guarded: FixtureSite;
+let monitorPath: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "page-templates-"));
   guarded = await startBotProtectedSite();
+  const databaseUrl = `file:${join(dir, "service.db")}`;
   server = await startServer({
-    DATABASE_URL: `file:${join(dir, "service.db")}`,
+    DATABASE_URL: databaseUrl,
     CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port},${guarded.hostPort}`,
+    MONITORS_INTERVAL_MS: "300",
   });
   browser = await launchBrowser();
   // The report template needs a report: check the service itself, as a visitor would.
@@ -38,7 +42,22 @@ beforeAll(async () => {
     body: JSON.stringify({ domain: guarded.origin }),
   });
   blockedPath = `/checks/${((await blocked.json()) as { id: string }).id}`;
-}, 60_000);
+  // The monitor template needs a monitor with a run: an agent watches the service itself.
+  const token = await issueStaffToken({ DATABASE_URL: databaseUrl }, "Pages", "monitors:write");
+  const monitor = (await (
+    await fetch(`${server.url}/api/v1/agents/monitors`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ domain: server.url }),
+    })
+  ).json()) as { id: string };
+  monitorPath = `/monitors/${monitor.id}`;
+  for (let tries = 0; tries < 300; tries++) {
+    const read = (await (await fetch(`${server.url}/api/v1/monitors/${monitor.id}`)).json()) as { latest: unknown };
+    if (read.latest) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -49,6 +68,7 @@ afterAll(async () => {
 const templates = (): PageTemplate[] => [
   ...PAGE_TEMPLATES,
   { name: "check-report", path: reportPath },
+  { name: "monitor", path: monitorPath },
   { name: "check-report-blocked", path: blockedPath },
 ];
 
@@ -90,7 +110,7 @@ describe.each([
       expect(await fitsViewport(page), template.name).toBe(true);
       // Chromium logs a page answered with an error status as a failed resource; that status is asserted above.
       expect(
-        errors.filter((error) => !/status of (404|503)/.test(error)),
+        errors.filter((error) => !/status of (404|410|503)/.test(error)),
         template.name,
       ).toEqual([]);
       await screenshot(page, `template-${template.name}-${width}`);

@@ -24,6 +24,14 @@ export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promi
   }
 }
 
+/** A token issued by staff (`tokens issue`) to a new registration, with these scopes: how an agent gets `monitors:write`. */
+export async function issueStaffToken(env: NodeJS.ProcessEnv, name: string, scopes: string): Promise<string> {
+  const issued = await runAdmin(env, "tokens", "issue", "--name", name, "--scopes", scopes);
+  const token = /Token:\s+(agt_\S+)/.exec(issued.stdout)?.[1];
+  if (!token) throw new Error(`no token in: ${issued.stdout}${issued.stderr}`);
+  return token;
+}
+
 /**
  * Runs one admin command in this process (a fresh Node process per command costs seconds),
  * capturing what it prints. It reads its configuration from `process.env`, as `npm run admin` does.

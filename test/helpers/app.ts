@@ -9,6 +9,7 @@ import type { AppServices } from "../../api/app-services.ts";
 import { type ComposeOptions, composeServices } from "../../api/compose.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
 import { createLogger, type Logger } from "../../api/platform/log.ts";
+import { loadAstroHandler } from "../../api/site/astro-handler.ts";
 import type { SiteFiles } from "../../api/site/site-files.ts";
 import { builtSite } from "./site.ts";
 
@@ -51,6 +52,8 @@ export async function createTestApp(
     allowUnhandledErrors?: boolean;
     /** A test that reads the log lines itself; the unhandled-error trap then reads only its own. */
     log?: Logger;
+    /** Renders the build's on-demand pages too (they need a real socket: serve the app with node:http). */
+    withPages?: boolean;
   } & ComposeOptions = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), "app-"));
@@ -75,7 +78,8 @@ export async function createTestApp(
     ...(options.checkerLookup ? { checkerLookup: options.checkerLookup } : {}),
   });
   const site = options.site === undefined ? await builtSite() : options.site;
-  const app = createApp({ config, log, site, services });
+  const pages = options.withPages ? await loadAstroHandler(distDir) : null;
+  const app = createApp({ config, log, site, services, pages });
   // An unhandled error is a 500 the client sees: it fails the test that caused it, with its stack.
   const request = app.request.bind(app);
   app.request = async (...args) => {

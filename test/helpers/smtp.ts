@@ -10,6 +10,8 @@ export interface SmtpSink {
   received: ReceivedMail[];
   /** The next `count` messages are refused with a temporary error (451). */
   refuseNext(count: number): void;
+  /** Every message to this address is refused for good at RCPT TO (550: no such mailbox), as a bounce. */
+  refuseRecipient(address: string): void;
   close(): Promise<void>;
 }
 
@@ -18,10 +20,15 @@ export interface SmtpSink {
 export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let refusals = 0;
+  const unknownMailboxes = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!unknownMailboxes.has(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error("No such mailbox"), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -46,6 +53,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${address.port}`,
     received,
     refuseNext: (count) => (refusals = count),
+    refuseRecipient: (address) => void unknownMailboxes.add(address.toLowerCase()),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -200,15 +200,22 @@ const cases: { name: string; schema: z.ZodType; good: unknown; bad: unknown; exp
   {
     name: "pricing",
     schema: PricingFileSchema,
-    good: { checks: { free_checks_per_day: 1, unlock: { amount: 1, currency: "usd" }, packs: [] } },
+    good: {
+      checks: { free_checks_per_day: 1, unlock: { amount: 1, currency: "usd" }, packs: [] },
+      monitors: { free_sites: 5 },
+    },
     bad: {
       checks: {
         free_checks_per_day: 1,
         unlock: { amount: 1, currency: "usd" },
         packs: [{ id: "p", title: "P", credits: 0, price: { amount: 1, currency: "usd" } }],
       },
+      monitors: { free_sites: -1 },
     },
-    expected: ["checks.packs.0.credits: Too small: expected number to be >=1"],
+    expected: [
+      "checks.packs.0.credits: Too small: expected number to be >=1",
+      "monitors.free_sites: Too small: expected number to be >=0",
+    ],
   },
 ];
 

@@ -50,6 +50,7 @@ const EMAIL_FIELDS: Record<string, (email: string) => [string, unknown]> = {
   ],
   "store-checkout#/email": (email) => ["store-checkout", { email }],
   "check-checkout#/email": (email) => ["check-checkout", { purchase: "unlock", email }],
+  "monitor-input#/email": (email) => ["monitor-input", { domain: "example.com", email }],
 };
 
 /** Where the published request schemas use the e-mail pattern, as `<schema>#/<pointer>`. */

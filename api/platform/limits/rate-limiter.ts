@@ -13,6 +13,8 @@ export const DEFAULT_RATE_LIMITS: Record<
   RateLimitPolicy
 > = {
   checks: { limit: 10, windowSeconds: 60 },
+  // Watching a site, confirming and unsubscribing: each request may queue an e-mail, so as tight as checks.
+  monitors: { limit: 10, windowSeconds: 60 },
   // The free checks a client may run a day; compose.ts takes the number from content/pricing.yaml.
   "checks-daily": { limit: 20, windowSeconds: 86_400 },
   "check-payments": { limit: 10, windowSeconds: 60 },

@@ -1,4 +1,4 @@
-import { AGENT_SCOPES, OPERATIONS } from "../registry.ts";
+import { AGENT_SCOPES, DEFAULT_AGENT_SCOPES, OPERATIONS } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
 import { availableOperations, type DiscoveryContext, serviceRef } from "./documents.ts";
 import type { ServiceState } from "./state.ts";
@@ -6,6 +6,7 @@ import type { ServiceState } from "./state.ts";
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   "waitlist:write": "Join the agent waiting list (once per registration).",
   "survey:write": "Answer the agent survey (once per registration).",
+  "monitors:write": "Watch sites for this registration and read their history (granted by staff, not at registration).",
 };
 
 /** `/agents.json`: how an agent gets in (registration, token, scopes) and which tools it can use. */
@@ -31,7 +32,7 @@ export function agentsDocument(
         format: "agt_ followed by 32 base62 characters and a 6-character checksum; shown once",
         lifetime: "until revoked",
       },
-      default_scopes: [...scopes],
+      default_scopes: [...DEFAULT_AGENT_SCOPES],
       docs: absolute(ctx.docsUrl, "/docs/authentication"),
     },
     scopes: scopes.map((scope) => ({

@@ -1,3 +1,4 @@
+import { MonitorFrequencySchema } from "../../schemas/requests/monitors.ts";
 import { findOperation, type OperationId } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
 import { type DiscoveryContext, serviceRef } from "./documents.ts";
@@ -7,7 +8,7 @@ import { isOperationAvailable, type ServiceState } from "./state.ts";
 export function pricingDocument(ctx: DiscoveryContext, state: ServiceState) {
   const { pricing, products, service } = ctx.content;
   const can = (id: OperationId) => isOperationAvailable(findOperation(id), state, service);
-  const { checks } = pricing;
+  const { checks, monitors } = pricing;
   return {
     $schema: absolute(ctx.siteUrl, paths.schema("pricing")),
     service: serviceRef(ctx),
@@ -33,12 +34,24 @@ export function pricingDocument(ctx: DiscoveryContext, state: ServiceState) {
         price: pack.price,
         credits: pack.credits,
       })),
+      {
+        id: "monitoring-free",
+        title: "Site monitoring",
+        description: `Up to ${monitors.free_sites} sites per e-mail address, checked daily or weekly, with history, a badge and an e-mail when a site regresses.`,
+        price: null,
+        credits: null,
+      },
     ],
     checks: {
       free_checks_per_day: checks.free_checks_per_day,
       unlock: checks.unlock,
       checkout: can("checkoutCheck") ? absolute(ctx.siteUrl, "/api/v1/checks/{id}/checkout") : null,
       redeem: can("redeemCredit") ? absolute(ctx.siteUrl, "/api/v1/checks/{id}/redeem") : null,
+    },
+    monitors: {
+      free_sites: monitors.free_sites,
+      frequencies: [...MonitorFrequencySchema.options],
+      request: can("requestMonitor") ? absolute(ctx.siteUrl, "/api/v1/monitors") : null,
     },
     store: products
       .filter((product) => product.data.published)

@@ -1,4 +1,5 @@
 import { DOC_PATH_PATTERN } from "../../schemas/doc.ts";
+import { MONITOR_ID_PATTERN } from "../../schemas/responses/monitors.ts";
 import { MCP_ACCEPT, MCP_PROTOCOL_VERSIONS } from "../discovery/mcp-card.ts";
 import type { Operation } from "../registry.ts";
 import { absolute } from "../urls.ts";
@@ -24,6 +25,7 @@ const TAGS: Record<string, string> = {
   mcp: "The MCP server and its tool catalogue",
   store: "The store: catalogue, hosted checkout, delivery and downloads",
   checks: "Agent-readiness checks and report unlocks",
+  monitors: "Watched sites: scheduled re-checks, their history, a badge and alerts",
   agents: "Agent registration, the agent waiting list and survey",
   waitlist: "The people's waiting list",
   service: "Health, status and public runtime switches",
@@ -48,6 +50,7 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   key: "The page or policy key the version belongs to.",
   version: "The superseded version, e.g. `privacy-2026-09-15`.",
   file: "The schema's file name, e.g. `agents.json`.",
+  domain: "The monitored domain, as its monitor shows it (`example.com`, or `host:port` for another port).",
 };
 
 function pathParameter(operation: Operation, name: string): Json {
@@ -57,14 +60,37 @@ function pathParameter(operation: Operation, name: string): Json {
   if (name === "id" && operation.path.startsWith("/api/v1/checks/")) {
     schema = { type: "string", format: "uuid" };
     description = "The report's id (a UUID); the id is the link to the report.";
+  } else if (name === "id" && operation.path.includes("/monitors/")) {
+    schema = { type: "string", pattern: MONITOR_ID_PATTERN };
+    description = "The monitor's id (`mon_…`); the id is the credential to the monitor and its history.";
   } else if (name === "id") {
     description = "The catalogue item's id, as in /api/v1/products.";
   }
   return { name, in: "path", required: true, description, schema };
 }
 
-/** Request headers an operation reads besides `Authorization` and `Content-Type` (which OpenAPI describes elsewhere). */
+/** A monitor's history is read a page at a time, newest first. */
+const HISTORY_PAGE_PARAMETERS: Json[] = [
+  {
+    name: "before",
+    in: "query",
+    required: false,
+    description: "The cursor of the next (older) page, as `history.next` gives it.",
+    schema: { type: "string", pattern: "^[1-9][0-9]*$" },
+  },
+  {
+    name: "limit",
+    in: "query",
+    required: false,
+    description: "Runs per page, 1 to 100 (default 20).",
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
+];
+
+/** Request headers and query parameters an operation reads besides `Authorization` and `Content-Type`. */
 const HEADER_PARAMETERS: Record<string, Json[]> = {
+  getMonitor: HISTORY_PAGE_PARAMETERS,
+  getAgentMonitor: HISTORY_PAGE_PARAMETERS,
   callMcp: [
     {
       name: "MCP-Protocol-Version",
@@ -94,6 +120,16 @@ const REQUEST_RULES: Record<string, string> = {
 /** Error statuses whose cause is particular to one operation (OpenAPI 3.1 lets a reference override its description). */
 const PROBLEM_DESCRIPTIONS: Record<string, Record<number, string>> = {
   callMcp: { 406: `Not acceptable: the request's \`Accept\` did not list both \`${MCP_ACCEPT}\`.` },
+};
+
+/** Error statuses answered with something other than a problem: a badge's 404 is still an image an embed can show. */
+const NON_PROBLEM_ERRORS: Record<string, Record<number, Json>> = {
+  getMonitorBadge: {
+    404: {
+      description: 'A neutral "not monitored" badge: no active monitor watches this domain.',
+      content: { "image/svg+xml": { schema: { type: "string" } } },
+    },
+  },
 };
 
 function rateLimitHeaders(operation: Operation): Json {
@@ -135,6 +171,11 @@ const SUCCESS_DESCRIPTIONS: Record<number, string> = {
 function responses(operation: Operation): Json {
   const out: Json = {};
   for (const status of operation.statuses) {
+    const special = NON_PROBLEM_ERRORS[operation.id]?.[status];
+    if (special) {
+      out[String(status)] = special;
+      continue;
+    }
     if (status >= 400) {
       const description = PROBLEM_DESCRIPTIONS[operation.id]?.[status];
       out[String(status)] = { ...problemResponseRef(status), ...(description ? { description } : {}) };

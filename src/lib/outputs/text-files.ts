@@ -36,6 +36,13 @@ export function llmsTxt(ctx: BuildContext): string {
   lines.push(link("Agents", absolute(ctx.siteUrl, "/agents.json"), "registration, scopes and tools for agents"));
   lines.push(link("API catalog", absolute(ctx.siteUrl, "/.well-known/api-catalog"), "RFC 9727 linkset of the API"));
   lines.push(link("Pricing", absolute(ctx.siteUrl, "/pricing.json"), "plans and published prices"));
+  lines.push(
+    link(
+      "Monitoring",
+      absolute(ctx.docsUrl, paths.docMarkdown("monitoring")),
+      "watch a site: POST /api/v1/monitors (people, confirmed by e-mail) or POST /api/v1/agents/monitors (agents, scope monitors:write); history, badges at /badge/{domain}.svg, alerts on regressions",
+    ),
+  );
   lines.push(link("Documentation index (JSON)", absolute(ctx.siteUrl, "/api/v1/docs"), "every page with its version"));
   lines.push(
     link(
@@ -112,12 +119,14 @@ export function robotsTxt(ctx: BuildContext): string {
     "Amazonbot",
     "meta-externalagent",
   ];
-  // Purchase sessions and download links are capabilities (the URL is the credential): never index them.
+  // Purchase sessions, download links and monitors are capabilities (the URL is the credential): never index them.
   const rules = [
     "Allow: /",
     "Disallow: /api/v1/store/sessions/",
     "Disallow: /api/v1/downloads/",
     "Disallow: /store/return",
+    "Disallow: /api/v1/monitors/",
+    "Disallow: /monitors/",
   ];
   return [
     `# ${ctx.content.service.name}. Agents are welcome: start at /llms.txt or /.well-known/api-catalog.`,

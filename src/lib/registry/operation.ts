@@ -5,6 +5,7 @@ import type { Component, SwitchName } from "../switches.ts";
 /** Named rate limits; their quotas and windows come from configuration. */
 export type RateLimitName =
   | "checks"
+  | "monitors"
   | "check-payments"
   | "store-checkout"
   | "session-lookup"

@@ -3,6 +3,7 @@ import type { McpRequestSchema } from "../mcp.ts";
 import type { AgentRegistration } from "./agent-registration.ts";
 import type { AgentWaitlistEntry } from "./agent-waitlist-entry.ts";
 import type { CheckCheckout, CheckInput, CheckRedeem } from "./checks.ts";
+import type { AgentMonitorInput, MonitorInput, MonitorLink } from "./monitors.ts";
 import type { StoreCheckout } from "./store-checkout.ts";
 import type { WaitlistSignup } from "./waitlist.ts";
 
@@ -23,6 +24,9 @@ export interface RequestBodies {
   "check-input": CheckInput;
   "check-checkout": CheckCheckout;
   "check-redeem": CheckRedeem;
+  "monitor-input": MonitorInput;
+  "agent-monitor-input": AgentMonitorInput;
+  "monitor-link": MonitorLink;
   "store-checkout": StoreCheckout;
   waitlist: WaitlistSignup;
   "mcp-request": z.output<typeof McpRequestSchema>;

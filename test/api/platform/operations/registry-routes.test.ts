@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationRoutes } from "../../../../api/app.ts";
 import { createLogger } from "../../../../api/platform/log.ts";
-import { OPERATIONS, type Operation } from "../../../../src/lib/registry.ts";
+import { AGENT_SCOPES, OPERATIONS, type Operation } from "../../../../src/lib/registry.ts";
 import { createTestApp, type TestApp } from "../../../helpers/app.ts";
 
 const PARAMS: Record<string, string> = {
@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const identity = { agent_name: "Registry", agent_type: "test", operator_type: "company" as const };
   tokenWithoutScopes = (await t.services.agents.register(identity, "staff", [])).token;
-  tokenWithAll = (await t.services.agents.register(identity, "staff", ["waitlist:write", "survey:write"])).token;
+  tokenWithAll = (await t.services.agents.register(identity, "staff", [...AGENT_SCOPES])).token;
 });
 afterAll(() => t.close());
 
