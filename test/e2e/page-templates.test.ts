@@ -78,7 +78,9 @@ describe("the report of a site behind bot protection", () => {
     expect(html).toMatch(/Blocked by the site's bot protection/);
     expect(html).toMatch(/kept our scanner from judging \d+ checks/);
     expect(html).toMatch(/What to allow:/);
-    expect(html).toMatch(/Allow requests whose Web Bot Auth signature verifies .*the User-Agent &quot;AgentReadyBot\/1\.0/);
+    expect(html).toMatch(
+      /Allow requests whose Web Bot Auth signature verifies .*the User-Agent &quot;AgentReadyBot\/1\.0/,
+    );
     expect(html).toMatch(/aria-label="Incomplete report: no score"/);
   });
 });

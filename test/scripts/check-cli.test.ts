@@ -77,7 +77,9 @@ describe("npm run check", CLI_TESTS, () => {
       expect(text.stdout).toMatch(
         /Score: incomplete: the site's bot protection kept the scanner from judging \d+ checks/,
       );
-      expect(text.stdout).toMatch(/^What to allow: .*Allow requests whose Web Bot Auth signature verifies .*the User-Agent "AgentReadyBot\/1\.0/m);
+      expect(text.stdout).toMatch(
+        /^What to allow: .*Allow requests whose Web Bot Auth signature verifies .*the User-Agent "AgentReadyBot\/1\.0/m,
+      );
       const json = await runCli([guarded.origin, "--json"], env);
       const result = ReadinessResultSchema.parse(JSON.parse(json.stdout));
       expect(json.code).toBe(2);
