@@ -189,6 +189,30 @@ describe("the webhook's signature", () => {
     expect(await fulfilmentsOf(id)).toBe(1);
   });
 
+  it("refuses a header with two t= timestamps, whichever of them the signature covers", async () => {
+    store.autoDeliver = false;
+    const id = await store.buy("agent-readiness-checklist", { email: "twice-dated@example.com" });
+    const signed = await store.fake.pay(id);
+    const now = Math.floor(Date.now() / 1000);
+    const signedAt = (timestamp: number) =>
+      Stripe.webhooks.generateTestHeaderString({ payload: signed.payload, secret: WEBHOOK_SECRET, timestamp });
+    // The SDK verifies against the last t=; a reader of the first would see a current time on a
+    // signature made for tomorrow (the probe of issue 24), or the other way round.
+    const signature = (header: string) => header.slice(header.indexOf(",") + 1);
+    for (const header of [
+      `t=${now},${signedAt(now + 86_400)}`,
+      `${signedAt(now)},t=${now}`,
+      `t=${now},t=${now},${signature(signedAt(now))}`,
+    ]) {
+      const problem = await expectProblem(await store.deliver({ ...signed, header }), 400, "invalid-webhook-signature");
+      expect(problem.detail).toContain("more than one t=");
+    }
+    expect(await countRows(store, "payment_events", "id = ?", [String(signed.event.id)])).toBe(0);
+    expect(await fulfilmentsOf(id)).toBe(0);
+    expect((await store.deliver({ ...signed, header: signedAt(now) })).status).toBe(200);
+    expect(await fulfilmentsOf(id)).toBe(1);
+  });
+
   it("answers 503 when the provider cannot confirm the event, and records it only when redelivered", async () => {
     store.autoDeliver = false;
     const id = await store.buy("agent-readiness-checklist", { email: "outage@example.com" });
