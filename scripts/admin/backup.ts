@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { loadConfig } from "../../api/config.ts";
+import { OWNER_ONLY } from "../../api/db/database.ts";
 import { FileSql } from "../../api/db/file-sql.ts";
 import { secretFileFor } from "../../api/platform/secret-file.ts";
 import { AdminError, withDatabase } from "./context.ts";
@@ -43,9 +44,16 @@ export const backupCommand = defineCommand({
     }
     return withDatabase(async ({ client, config, database }) => {
       const target = resolve(String(args.file));
-      if (existsSync(target))
-        throw new AdminError(`${target} exists; name a new file, so no backup is ever overwritten`);
       await mkdir(dirname(target), { recursive: true });
+      // Created empty and owner-only before SQLite writes into it (VACUUM INTO takes an empty
+      // file), so the copy is never readable by other users, not even while it is written.
+      try {
+        closeSync(openSync(target, "wx", OWNER_ONLY));
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === "EEXIST")
+          throw new AdminError(`${target} exists; name a new file, so no backup is ever overwritten`);
+        throw error;
+      }
       const started = Date.now();
       await client.execute({ sql: "VACUUM INTO ?", args: [target] });
       const copy = new FileSql(target, 5_000);
