@@ -16,7 +16,11 @@ beforeAll(async () => {
     log: captured.log,
     allowUnhandledErrors: true,
     // Payments configured so the webhook route reads its body (no call ever reaches this address).
-    env: { STRIPE_SECRET_KEY: "sk_test_abort", STRIPE_WEBHOOK_SECRET: "whsec_abort", STRIPE_API_BASE: "http://127.0.0.1:9" },
+    env: {
+      STRIPE_SECRET_KEY: "sk_test_abort",
+      STRIPE_WEBHOOK_SECRET: "whsec_abort",
+      STRIPE_API_BASE: "http://127.0.0.1:9",
+    },
   });
   const pages = await loadAstroHandler(inject("site").distDir);
   const app = createApp({ config: t.config, log: captured.log, site: null, services: t.services, pages });
@@ -58,15 +62,18 @@ describe("a client that hangs up in the middle of its request body", () => {
     ["the payment webhook", "/api/v1/webhooks/stripe", "application/json", '{"id": "evt_'],
     ["the MCP endpoint", "/mcp", "application/json", '{"jsonrpc": "2.0", '],
     ["a form page", "/waitlist", "application/x-www-form-urlencoded", "name=Half&email="],
-  ])("is logged as a client abort (499 at info), never as a 500 or an error: %s", async (_name, path, type, partial) => {
-    const requestId = `hang-up-${path.replaceAll("/", "-")}`;
-    await hangUpMidBody(path, type, partial, requestId);
-    const lines = await linesOf(requestId);
-    expect(lines.find((line) => line.msg === "request")).toMatchObject({ level: "info", path, status: 499 });
-    expect(lines.find((line) => line.msg === "client closed the request mid-body")).toMatchObject({ level: "info" });
-    expect(lines.filter((line) => line.level === "error" || line.level === "fatal")).toEqual([]);
-    expect(lines.filter((line) => Number(line.status) >= 500)).toEqual([]);
-  });
+  ])(
+    "is logged as a client abort (499 at info), never as a 500 or an error: %s",
+    async (_name, path, type, partial) => {
+      const requestId = `hang-up-${path.replaceAll("/", "-")}`;
+      await hangUpMidBody(path, type, partial, requestId);
+      const lines = await linesOf(requestId);
+      expect(lines.find((line) => line.msg === "request")).toMatchObject({ level: "info", path, status: 499 });
+      expect(lines.find((line) => line.msg === "client closed the request mid-body")).toMatchObject({ level: "info" });
+      expect(lines.filter((line) => line.level === "error" || line.level === "fatal")).toEqual([]);
+      expect(lines.filter((line) => Number(line.status) >= 500)).toEqual([]);
+    },
+  );
 
   it("leaves the server answering the next request as usual", async () => {
     const response = await fetch(`http://127.0.0.1:${port}/api/v1/config`);
