@@ -4,6 +4,7 @@ import { findAgent, listAgents, listTokens, revokeToken, setTrust } from "../../
 import { TRUST_LEVELS, type Trust } from "../../api/platform/auth/token-owner.ts";
 import { AGENT_SCOPES } from "../../src/lib/registry.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
+import { say } from "./terminal.ts";
 
 function parseScopes(value: string): string[] {
   const scopes = value
@@ -60,7 +61,7 @@ export const tokensCommand = defineCommand({
           } else {
             throw new AdminError("Say which agent: --agent <id>, or --name <name> to register a new one");
           }
-          console.log(
+          say(
             `Agent:  ${issued.agentId}\nToken:  ${issued.token}\nId:     ${issued.tokenId}\nScopes: ${issued.scopes.join(", ")}\n\nThe token is shown this once; it is stored only as a hash.`,
           );
         }),
@@ -89,7 +90,7 @@ export const tokensCommand = defineCommand({
         withDatabase(async ({ client }) => {
           if (!(await revokeToken(client, args.id, new Date().toISOString())))
             throw new AdminError(`No active token ${args.id}`);
-          console.log(`Revoked ${args.id}.`);
+          say(`Revoked ${args.id}.`);
         }),
     }),
   },
@@ -128,7 +129,7 @@ export const trustCommand = defineCommand({
             throw new AdminError(`Trust must be one of ${TRUST_LEVELS.join(", ")}`);
           if (!(await setTrust(client, args.agent, args.level as Trust)))
             throw new AdminError(`No agent ${args.agent}`);
-          console.log(`${args.agent} is now ${args.level}.`);
+          say(`${args.agent} is now ${args.level}.`);
         }),
     }),
   },

@@ -7,6 +7,7 @@ import { OWNER_ONLY } from "../../api/db/database.ts";
 import { FileSql } from "../../api/db/file-sql.ts";
 import { secretFileFor } from "../../api/platform/secret-file.ts";
 import { AdminError, withDatabase } from "./context.ts";
+import { complain, say } from "./terminal.ts";
 
 /**
  * `VACUUM INTO` writes a consistent snapshot from one read transaction, so servers keep reading and
@@ -32,7 +33,7 @@ export const backupCommand = defineCommand({
   run: ({ args }) => {
     // Decided before connecting: a remote server is not ours to copy (and may not even answer).
     if (!databaseUrl().startsWith("file:")) {
-      console.error(
+      complain(
         [
           "backup copies an embedded database (DATABASE_URL=file:…); back up a libSQL server with its own tools.",
           "Over the network it can neither snapshot the server's files nor promise a consistent copy of a database other instances keep writing, so it copies nothing here.",
@@ -67,11 +68,11 @@ export const backupCommand = defineCommand({
           (await copy.execute("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'")).rows[0]?.n ?? 0,
         );
         const megabytes = (await stat(target)).size / 2 ** 20;
-        console.log(
+        say(
           `Wrote ${target}: ${megabytes.toFixed(1)} MB, ${tables} tables, integrity ok, in ${Date.now() - started} ms.`,
         );
         // On purpose: a copy of the data must not be able to sign download links or credit codes.
-        console.log(
+        say(
           config.serverSecret || !database.path
             ? "The copy holds no server secret: keep SERVER_SECRET in your secret store."
             : `The copy holds no server secret: back up ${secretFileFor(database.path)} separately; without it the copy's credit codes and links cannot be verified.`,

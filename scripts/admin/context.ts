@@ -2,6 +2,7 @@ import { type Config, ConfigError, loadConfig } from "../../api/config.ts";
 import { Database } from "../../api/db/database.ts";
 import { migrate } from "../../api/db/migrate.ts";
 import type { Sql } from "../../api/db/sql.ts";
+import { complain, say, sayJson, shown } from "./terminal.ts";
 
 export interface AdminContext {
   config: Config;
@@ -33,7 +34,7 @@ export async function withConfig(task: (config: Config) => Promise<void> | void)
     await task(loadConfig());
   } catch (error) {
     if (!(error instanceof AdminError || error instanceof ConfigError)) throw error;
-    console.error(error.message);
+    complain(error.message);
     process.exitCode = 1;
   }
 }
@@ -47,24 +48,24 @@ export function fieldsOf(row: object): Record<string, unknown> {
 export function printRows(typed: readonly object[], json: boolean): void {
   const rows = typed.map(fieldsOf);
   if (json) {
-    console.log(JSON.stringify(rows, null, 2));
+    sayJson(rows);
     return;
   }
   if (rows.length === 0) {
-    console.log("(none)");
+    say("(none)");
     return;
   }
   const columns = Object.keys(rows[0] ?? {});
   const cell = (value: unknown) =>
-    value === null || value === undefined ? "-" : Array.isArray(value) ? value.join(",") : String(value);
+    value === null || value === undefined ? "-" : shown(Array.isArray(value) ? value.join(",") : String(value));
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
   const line = (values: string[]) =>
     values
       .map((value, index) => value.padEnd(widths[index] ?? 0))
       .join("  ")
       .trimEnd();
-  console.log(line(columns));
-  for (const row of rows) console.log(line(columns.map((column) => cell(row[column]))));
+  say(line(columns));
+  for (const row of rows) say(line(columns.map((column) => cell(row[column]))));
 }
 
 /** A mistake in how a command was called; its message is all staff need to see. */

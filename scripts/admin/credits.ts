@@ -7,6 +7,7 @@ import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { EmailSchema } from "../../src/schemas/common.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
+import { say, sayJson } from "./terminal.ts";
 
 /** A code given by id (cc_…) or by the code itself. */
 async function resolveCode({ client, config, database }: AdminContext, reference: string) {
@@ -56,7 +57,7 @@ export const creditsCommand = defineCommand({
           });
           const issued = await service.issueCode(credits, "staff", null, email?.data ?? null);
           if (!issued) throw new AdminError("The code could not be stored");
-          console.log(
+          say(
             `Code:    ${issued.code}\nId:      ${issued.id}\nCredits: ${credits}\n\nThe code is shown this once; it is stored only as an HMAC.`,
           );
         }),
@@ -73,13 +74,13 @@ export const creditsCommand = defineCommand({
           if (!code) throw new AdminError("No such credit code");
           const ledger = await creditLedger(context.client, code.id);
           if (args.json) {
-            console.log(JSON.stringify({ ...code, ledger }, null, 2));
+            sayJson({ ...code, ledger });
             return;
           }
           printRows([{ ...code, hint: `…${code.hint}` }], false);
-          console.log("");
+          say("");
           printRows(ledger, false);
-          console.log(
+          say(
             `\nLedger total ${ledger.reduce((sum, entry) => sum + entry.delta, 0)} = credits remaining ${code.credits_remaining}.`,
           );
         }),
@@ -96,7 +97,7 @@ export const creditsCommand = defineCommand({
           if (!code) throw new AdminError("No such credit code");
           if (!(await revokeCreditCode(context.client, code.id, new Date().toISOString())))
             throw new AdminError(`${code.id} was already revoked`);
-          console.log(`Revoked ${code.id} (${code.credits_remaining} credit(s) removed).`);
+          say(`Revoked ${code.id} (${code.credits_remaining} credit(s) removed).`);
         }),
     }),
   },

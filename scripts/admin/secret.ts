@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { retireStoredPreviousSecrets, rotateStoredSecret } from "../../api/platform/secret-ring.ts";
 import { AdminError, withDatabase } from "./context.ts";
+import { say } from "./terminal.ts";
 
 // Neither command ever prints a secret: their output ends up in terminals, shell history and tickets.
 const RESTART = "Restart every instance now: each reads the secrets only when it starts.";
@@ -33,13 +34,13 @@ export const secretCommand = defineCommand({
             );
           const rotation = await rotateStoredSecret({ client: database.client, path });
           const kept = rotation.previousKept;
-          console.log(
+          say(
             `Stored a new server secret in ${rotation.file}. It now keeps ${kept} previous key${kept === 1 ? "" : "s"}, still accepted for credit codes and download links made before this rotation.`,
           );
-          console.log(
+          say(
             `${RESTART} Until then an instance signs with the old secret and refuses codes and links made with the new one.`,
           );
-          console.log(
+          say(
             "Only if the old secret leaked: `secret retire-previous` drops the previous keys (that voids what was made with them).",
           );
         }),
@@ -53,16 +54,16 @@ export const secretCommand = defineCommand({
       run: () =>
         withDatabase(async ({ database, config }) => {
           const dropped = await retireStoredPreviousSecrets(database);
-          if (dropped === 0) console.log("There were no stored previous keys; nothing changed.");
+          if (dropped === 0) say("There were no stored previous keys; nothing changed.");
           else {
-            console.log(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}.`);
-            console.log(
+            say(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}.`);
+            say(
               `Warning: credit codes and download links issued before the last rotation stop working (unknown code, 410 link-invalid). ${RESTART}`,
             );
           }
           const fromEnv = config.serverSecretPrevious.length;
           if (fromEnv > 0)
-            console.log(
+            say(
               `SERVER_SECRET_PREVIOUS still holds ${fromEnv} key${fromEnv === 1 ? "" : "s"}: remove it from every instance's environment to retire ${fromEnv === 1 ? "it" : "them"} too.`,
             );
         }),

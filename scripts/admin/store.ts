@@ -5,6 +5,7 @@ import { DELIVERY_STATES, listOrders, type OrderRecord } from "../../api/store/s
 import { findOrderByReference, resendDeliveryMail } from "../../api/store/staff.ts";
 import { formatMoney } from "../../src/lib/money.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
+import { say, sayJson } from "./terminal.ts";
 
 const json = { type: "boolean", description: "Print JSON" } as const;
 
@@ -38,7 +39,7 @@ const ordersCommand = defineCommand({
           if (args.state && !state)
             throw new AdminError(`Unknown state ${args.state}; states: ${DELIVERY_STATES.join(", ")}`);
           const orders = await listOrders(client, { limit: Number(args.limit) || 50, ...(state ? { state } : {}) });
-          if (args.json) console.log(JSON.stringify(orders, null, 2));
+          if (args.json) sayJson(orders);
           else printRows(orders.map(orderRow), false);
         }),
     }),
@@ -53,7 +54,7 @@ const ordersCommand = defineCommand({
             .filter((row) => row.payload.order_id === order.id)
             .map(({ payload: _payload, ...row }) => row);
           if (args.json) {
-            console.log(JSON.stringify({ ...order, mail }, null, 2));
+            sayJson({ ...order, mail });
             return;
           }
           for (const [key, value] of Object.entries({
@@ -67,9 +68,9 @@ const ordersCommand = defineCommand({
               ? `${order.entitlement.revoked_at} (${order.entitlement.revoke_reason})`
               : null,
           })) {
-            console.log(`${`${key}:`.padEnd(17)}${value ?? "-"}`);
+            say(`${`${key}:`.padEnd(17)}${value ?? "-"}`);
           }
-          console.log("\nE-mails:");
+          say("\nE-mails:");
           printRows(
             mail.map((row) => ({
               id: row.id,
@@ -95,7 +96,7 @@ const ordersCommand = defineCommand({
           if (!order) throw new AdminError(`No order ${args.order}`);
           const outcome = await resendDeliveryMail(client, order, args.to ?? null, new Date());
           if (!outcome.ok) throw new AdminError(outcome.reason);
-          console.log(`Queued ${outcome.mailId} to ${outcome.recipient}.`);
+          say(`Queued ${outcome.mailId} to ${outcome.recipient}.`);
         }),
     }),
   },
@@ -117,7 +118,7 @@ const entitlementsCommand = defineCommand({
             throw new AdminError("--days must be a whole number from 1 to 3650");
           const extended = await extendEntitlement(client, args.entitlement, days, new Date().toISOString());
           if (!extended) throw new AdminError(`No entitlement ${args.entitlement}`);
-          console.log(`${extended.id} now ends at ${extended.expires_at}.`);
+          say(`${extended.id} now ends at ${extended.expires_at}.`);
         }),
     }),
     revoke: defineCommand({
@@ -127,7 +128,7 @@ const entitlementsCommand = defineCommand({
         withDatabase(async ({ client }) => {
           if (!(await revokeEntitlementByStaff(client, args.entitlement, new Date().toISOString())))
             throw new AdminError(`No active entitlement ${args.entitlement}`);
-          console.log(`Revoked ${args.entitlement}.`);
+          say(`Revoked ${args.entitlement}.`);
         }),
     }),
     restore: defineCommand({
@@ -141,7 +142,7 @@ const entitlementsCommand = defineCommand({
         withDatabase(async ({ client }) => {
           if (!(await restoreEntitlement(client, args.entitlement, new Date().toISOString())))
             throw new AdminError(`No revoked entitlement ${args.entitlement}`);
-          console.log(`Restored ${args.entitlement}.`);
+          say(`Restored ${args.entitlement}.`);
         }),
     }),
   },
