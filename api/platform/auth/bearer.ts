@@ -60,17 +60,21 @@ export async function authenticateAgent(
   return authenticateBearer(event.req.headers.get("authorization"), deps, address, scope);
 }
 
-/** The same, from the `Authorization` header's value (MCP tools read it from the transport's request). */
+/** Where an HTTP client gets a token; an MCP client is told its tool instead (api/mcp/routes.ts). */
+export const TOKEN_SOURCE_HTTP = "from POST /api/v1/agents/register";
+
+/**
+ * The same, from the `Authorization` header's value (MCP tools read it from the transport's request).
+ * `tokenSource` ends the 401's sentence "get one …", in the terms of the transport the caller uses.
+ */
 export async function authenticateBearer(
   header: string | null,
   deps: AgentAuthDeps,
   address: string,
   scope: string | null,
+  tokenSource = TOKEN_SOURCE_HTTP,
 ): Promise<TokenOwner> {
-  if (!header)
-    throw unauthorized(
-      "Send an agent token as Authorization: Bearer <token>; get one from POST /api/v1/agents/register.",
-    );
+  if (!header) throw unauthorized(`Send an agent token as Authorization: Bearer <token>; get one ${tokenSource}.`);
   const token = BEARER.exec(header)?.[1];
   if (!token)
     throw await failedPresentation(
