@@ -150,6 +150,7 @@ export function hotRoutesFor(services: AppServices, site: SiteFiles | null, log:
   const standing = agentStandingHotRoute({
     monitor: services.monitor,
     tokenOwners: services.tokenOwners,
+    standingEpoch: services.standingEpoch,
     standingJson: (owner) => services.agents.standingJson(owner),
     service: services.content.service,
     log,

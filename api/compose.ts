@@ -4,7 +4,7 @@ import { withSiteUrls } from "../src/content/site-placeholders.ts";
 import { requestSchemas } from "../src/lib/json-schemas.ts";
 import { agentOperations } from "./agents/operations.ts";
 import { AgentService } from "./agents/service.ts";
-import { findTokenOwner } from "./agents/sql.ts";
+import { findTokenOwner, readStandingEpoch } from "./agents/sql.ts";
 import type { AppServices } from "./app-services.ts";
 import { checkOperations } from "./checks/operations.ts";
 import type { ChecksService } from "./checks/service.ts";
@@ -22,6 +22,7 @@ import { createMonitorServices, monitorMailDeps } from "./monitors/services.ts";
 import { paymentsGatewayFor } from "./payments/stripe-client.ts";
 import { PaymentWebhooks } from "./payments/webhooks.ts";
 import { hashToken } from "./platform/auth/agent-token.ts";
+import { StandingEpoch } from "./platform/auth/standing-epoch.ts";
 import { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
 import {
   DatabaseRateLimitStore,
@@ -135,6 +136,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     undefined,
     (token) => findTokenOwner(database.client, hashToken(token)),
   );
+  const standingEpoch = new StandingEpoch(() => readStandingEpoch(db()));
   const { payments, store, storeDeps, mail } = composeCommerce({ config, content, db, now, secrets, log });
   const checkServices = createCheckServices({
     config,
@@ -186,6 +188,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     limiter,
     agents,
     tokenOwners,
+    standingEpoch,
     waitlist,
     ...checkServices,
     ...monitorServices,
@@ -207,7 +210,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
       limiter,
       monitor,
       service: content.service,
-      auth: { findOwner: (hash) => findTokenOwner(db(), hash), limiter, cache: tokenOwners },
+      auth: { findOwner: (hash) => findTokenOwner(db(), hash), limiter, cache: tokenOwners, epoch: standingEpoch },
       bodySchemas,
     },
   };
