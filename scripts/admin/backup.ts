@@ -77,6 +77,10 @@ export const backupCommand = defineCommand({
             ? "The copy holds no server secret: keep SERVER_SECRET in your secret store."
             : `The copy holds no server secret: back up ${secretFileFor(database.path)} separately; without it the copy's credit codes and links cannot be verified.`,
         );
+        // Nor anything a client presents: see the runbook's "Backups" for each kind of credential.
+        say(
+          "It holds no credential either: checkout session ids and report ids only as keyed hashes, tokens and credit codes only as hashes, download links not at all.",
+        );
       } finally {
         copy.close();
       }

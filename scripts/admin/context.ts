@@ -1,7 +1,10 @@
 import { type Config, ConfigError, loadConfig } from "../../api/config.ts";
+import { rewriteLegacyCredentials } from "../../api/credential-rewrite.ts";
 import { Database } from "../../api/db/database.ts";
 import { migrate } from "../../api/db/migrate.ts";
 import type { Sql } from "../../api/db/sql.ts";
+import { type LookupKeys, loadLookupKeys } from "../../api/platform/credentials/lookup-keys.ts";
+import { loadSecretRing, type SecretRing } from "../../api/platform/secret-ring.ts";
 import { complain, say, sayJson, shown } from "./terminal.ts";
 
 export interface AdminContext {
@@ -9,6 +12,19 @@ export interface AdminContext {
   client: Sql;
   /** The database itself: where its server secret file is, for an embedded one. */
   database: Database;
+  /** The server secret ring, read when a command first needs it (a remote database needs SERVER_SECRET then). */
+  secrets: () => Promise<SecretRing>;
+  /** The database's lookup key, for commands that find a purchase or a report by its id. */
+  lookupKeys: () => Promise<LookupKeys>;
+}
+
+/** `load` once, on first call. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
 }
 
 /**
@@ -21,7 +37,11 @@ export function withDatabase(task: (context: AdminContext) => Promise<void>): Pr
     try {
       await database.configure();
       await migrate(database.client);
-      await task({ config, client: database.client, database });
+      const secrets = once(() => loadSecretRing(database, config));
+      const lookupKeys = once(async () => loadLookupKeys(database.client, await secrets()));
+      // Migration 0005's second step, so no staff command (a backup above all) sees a stored credential.
+      await rewriteLegacyCredentials(database.client, lookupKeys);
+      await task({ config, client: database.client, database, secrets, lookupKeys });
     } finally {
       database.close();
     }

@@ -3,19 +3,18 @@ import { creditCodeHashes, normaliseCreditCode } from "../../api/checks/credit-c
 import { checkerSettingsFromConfig } from "../../api/checks/engine/settings.ts";
 import { ChecksService } from "../../api/checks/service.ts";
 import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/checks/sql/credits.ts";
-import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { EmailSchema } from "../../src/schemas/common.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
 import { say, sayJson } from "./terminal.ts";
 
 /** A code given by id (cc_…) or by the code itself. */
-async function resolveCode({ client, config, database }: AdminContext, reference: string) {
+async function resolveCode({ client, secrets }: AdminContext, reference: string) {
   if (reference.startsWith("cc_")) return findCreditCode(client, { id: reference });
   const checked = normaliseCreditCode(reference);
   if (!checked.ok) throw new AdminError(`${reference} is neither a code id (cc_…) nor a valid credit code`);
   return findCreditCode(client, {
-    hashes: creditCodeHashes(await loadSecretRing(database, config), checked.normalised),
+    hashes: creditCodeHashes(await secrets(), checked.normalised),
   });
 }
 
@@ -35,7 +34,7 @@ export const creditsCommand = defineCommand({
         email: { type: "string", description: "Who it is for (kept with the code)" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client, config, database }) => {
+        withDatabase(async ({ client, config, secrets, lookupKeys }) => {
           const credits = Number(args.credits);
           if (!Number.isInteger(credits) || credits < 1 || credits > 10_000)
             throw new AdminError("Credits must be a whole number from 1 to 10000");
@@ -52,7 +51,8 @@ export const creditsCommand = defineCommand({
             siteUrl: config.siteUrl,
             docsUrl: config.docsUrl,
             pricing: content.pricing.checks,
-            secrets: await loadSecretRing(database, config),
+            secrets: await secrets(),
+            keys: await lookupKeys(),
             unlockPaths: async () => ({ checkout: false, redeem: true }),
           });
           const issued = await service.issueCode(credits, "staff", null, email?.data ?? null);

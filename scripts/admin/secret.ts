@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
-import { retireStoredPreviousSecrets, rotateStoredSecret } from "../../api/platform/secret-ring.ts";
+import { dropSealsOutside, loadLookupKeys } from "../../api/platform/credentials/lookup-keys.ts";
+import { loadSecretRing, retireStoredPreviousSecrets, rotateStoredSecret } from "../../api/platform/secret-ring.ts";
 import { AdminError, withDatabase } from "./context.ts";
 import { say } from "./terminal.ts";
 
@@ -33,6 +34,9 @@ export const secretCommand = defineCommand({
               "A remote database keeps no server secret: it comes from SERVER_SECRET, so rotate by environment (see `secret --help` and the runbook).",
             );
           const rotation = await rotateStoredSecret({ client: database.client, path });
+          // The database's lookup key gets its copy sealed under the new secret now (opened with the
+          // old one, still a previous key), so retiring the old one later never loses it.
+          await loadLookupKeys(database.client, await loadSecretRing(database, config));
           const kept = rotation.previousKept;
           say(
             `Stored a new server secret in ${rotation.file}. It now keeps ${kept} previous key${kept === 1 ? "" : "s"}, still accepted for credit codes and download links made before this rotation.`,
@@ -52,8 +56,12 @@ export const secretCommand = defineCommand({
           "Drop the stored previous keys (the secret file's, or those a remote database still holds from before it): credit codes and download links issued before the last rotation stop working.",
       },
       run: () =>
-        withDatabase(async ({ database, config }) => {
+        withDatabase(async ({ database, config, lookupKeys }) => {
+          // Sealed under the current secret before anything is dropped (a no-op when it already is).
+          await lookupKeys();
           const dropped = await retireStoredPreviousSecrets(database);
+          // A retired secret (often retired because it leaked) must not open the lookup key of later copies.
+          await dropSealsOutside(database.client, await loadSecretRing(database, config));
           if (dropped === 0) say("There were no stored previous keys; nothing changed.");
           else {
             say(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}.`);

@@ -47,8 +47,8 @@ const ordersCommand = defineCommand({
       meta: { name: "show", description: "One order (by ord_… or cs_… id) with its entitlement and e-mails." },
       args: { order: { type: "positional", description: "Order id or checkout session id", required: true }, json },
       run: ({ args }) =>
-        withDatabase(async ({ client }) => {
-          const order = await findOrderByReference(client, args.order);
+        withDatabase(async ({ client, lookupKeys }) => {
+          const order = await findOrderByReference(client, await lookupKeys(), args.order);
           if (!order) throw new AdminError(`No order ${args.order}`);
           const mail = (await listOutbox(client, { limit: 500 }))
             .filter((row) => row.payload.order_id === order.id)
@@ -59,7 +59,6 @@ const ordersCommand = defineCommand({
           }
           for (const [key, value] of Object.entries({
             ...orderRow(order),
-            session: order.session_id,
             payment: order.payment_intent_id,
             provider_status: `${order.checkout_status}/${order.payment_status}`,
             outcome: order.outcome,
@@ -91,12 +90,19 @@ const ordersCommand = defineCommand({
         to: { type: "string", description: "Send to this address instead of the buyer's" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client }) => {
-          const order = await findOrderByReference(client, args.order);
+        withDatabase(async ({ client, lookupKeys }) => {
+          const keys = await lookupKeys();
+          const order = await findOrderByReference(client, keys, args.order);
           if (!order) throw new AdminError(`No order ${args.order}`);
-          const outcome = await resendDeliveryMail(client, order, args.to ?? null, new Date());
+          // Named by its session id, the order's purchase page can be linked again (the database keeps only a hash).
+          const sealedSession = args.order.startsWith("cs_") ? keys.seal(args.order) : null;
+          const outcome = await resendDeliveryMail(client, order, args.to ?? null, new Date(), sealedSession);
           if (!outcome.ok) throw new AdminError(outcome.reason);
           say(`Queued ${outcome.mailId} to ${outcome.recipient}.`);
+          if (!sealedSession)
+            say(
+              "It carries a fresh download link; to link the purchase page too, name the order by its checkout session id (cs_…).",
+            );
         }),
     }),
   },

@@ -92,7 +92,8 @@ export class SecretBed {
   async newReport(app: StoreTestApp): Promise<string> {
     const id = randomUUID();
     if (!this.#template) throw new Error("start the bed first");
-    await insertReport(app.t.services.database.client, id, this.#template, new Date().toISOString());
+    const { database, keys } = app.t.services;
+    await insertReport(database.client, keys.hash("report", id), this.#template, new Date().toISOString());
     return id;
   }
 

@@ -10,6 +10,7 @@ import {
   entitlementOf,
   readSession,
   type StoreTestApp,
+  sessionKey,
   WEBHOOK_SECRET,
 } from "../../helpers/store.ts";
 
@@ -21,15 +22,17 @@ beforeEach(() => {
 });
 
 const checklist = () => readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md"));
-const orderOf = (sessionId: string) => ["store_orders", "session_id = ?", [sessionId]] as const;
+const orderOf = (sessionId: string) => ["store_orders", "session_hash = ?", [sessionKey(store, sessionId)]] as const;
 const fulfilmentsOf = async (sessionId: string) =>
-  countRows(store, "store_fulfilments", "order_id = (SELECT id FROM store_orders WHERE session_id = ?)", [sessionId]);
+  countRows(store, "store_fulfilments", "order_id = (SELECT id FROM store_orders WHERE session_hash = ?)", [
+    sessionKey(store, sessionId),
+  ]);
 const deliveryMails = async (sessionId: string) =>
   countRows(
     store,
     "mail_outbox",
-    "kind = 'store-delivery' AND json_extract(payload, '$.order_id') = (SELECT id FROM store_orders WHERE session_id = ?)",
-    [sessionId],
+    "kind = 'store-delivery' AND json_extract(payload, '$.order_id') = (SELECT id FROM store_orders WHERE session_hash = ?)",
+    [sessionKey(store, sessionId)],
   );
 
 describe("a purchase, from checkout to the downloaded file", () => {
