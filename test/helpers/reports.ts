@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { findReport, type StoredReport } from "../../api/checks/sql/reports.ts";
+import { Database } from "../../api/db/database.ts";
 import type { Sql } from "../../api/db/sql.ts";
-import type { LookupKeys } from "../../api/platform/credentials/lookup-keys.ts";
+import { type LookupKeys, loadLookupKeys } from "../../api/platform/credentials/lookup-keys.ts";
+import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 
 /** What a test needs to reach stored reports: the database and its lookup key (reports are stored under a keyed hash of their id). */
 export interface ReportStore {
@@ -57,4 +59,19 @@ export async function insertLockedReports(
 /** The stored report with this id, as the service reads it. */
 export function readReport({ db, keys }: ReportStore, id: string): Promise<StoredReport | null> {
   return findReport(db, keys.hash("report", id), id);
+}
+
+/**
+ * The lookup key of the database a running service uses (reports are stored under keyed hashes of
+ * their ids), opened as the service opens it: with SERVER_SECRET, or the secret file beside an
+ * embedded database.
+ */
+export async function lookupKeysOf(databaseUrl: string, serverSecret?: string): Promise<LookupKeys> {
+  const database = new Database({ url: databaseUrl, authToken: undefined, timeoutMs: 5_000 });
+  try {
+    const ring = await loadSecretRing(database, { serverSecret, serverSecretPrevious: [] });
+    return await loadLookupKeys(database.client, ring);
+  } finally {
+    database.close();
+  }
 }
