@@ -78,9 +78,8 @@ export const SlugSchema = z
 
 /**
  * An e-mail address that the mail transport (nodemailer) sends to exactly as written, so the
- * delivery goes to the address stored and shown: an ASCII dot-atom local part of at most 64
- * characters (RFC 5321's atext: letters, digits and ``!#$%&'*+/=?^_`{|}~-``, dots only between
- * them), `@`, and a dotted domain of letters, digits and inner hyphens whose last label has at
+ * delivery goes to the address stored and shown: an ASCII dot-atom local part (RFC 5321's atext:
+ * letters, digits and ``!#$%&'*+/=?^_`{|}~-``, dots only between them), `@`, and a dotted domain of letters, digits and inner hyphens whose last label has at
  * least two letters (the API description's rule). Everything else is refused rather than
  * rewritten: a comma, `<`, `:` or parentheses make the transport read other recipients or a display
  * name; spaces, controls and invisible or direction-changing characters (U+200B, U+00AD, U+202E…)
@@ -92,7 +91,7 @@ export const SlugSchema = z
  */
 const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
 const DOMAIN_LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
-export const EMAIL_PATTERN = `^(?=[^@]{1,64}@)${ATEXT}+(?:\\.${ATEXT}+)*@(?:${DOMAIN_LABEL}\\.)+[A-Za-z]{2,63}$`;
+export const EMAIL_PATTERN = `^${ATEXT}+(?:\\.${ATEXT}+)*@(?:${DOMAIN_LABEL}\\.)+[A-Za-z]{2,63}$`;
 export const EmailSchema = z
   .string()
   .max(320, "must be at most 320 characters")

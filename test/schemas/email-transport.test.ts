@@ -2,6 +2,7 @@ import fc from "fast-check";
 import addressparser from "nodemailer/lib/addressparser";
 import MimeNode from "nodemailer/lib/mime-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queueMailStatement } from "../../api/mail/outbox-sql.ts";
 import { EMAIL_PATTERN } from "../../src/schemas/common.ts";
 import { expectProblem } from "../helpers/agents.ts";
 import { EMAIL_FIELDS, patternLocations, verdict } from "../helpers/request-schemas.ts";
@@ -144,6 +145,29 @@ describe("a purchase's delivery e-mail", () => {
     expect(mail?.to).toEqual(["O'Brien+tag&more@example.com"]);
     expect(mail?.raw).toMatch(/^To: O'Brien\+tag&more@example\.com\r?$/m);
     expect(mimePart(mail?.raw ?? "", "text/plain")).toContain("Download it here");
+  });
+
+  it("is never sent to a recipient stored before this rule that the transport would split", async () => {
+    const before = smtp.received.length;
+    await store.t.services.database.client.execute(
+      queueMailStatement(
+        {
+          id: "mail_legacy_split",
+          kind: "store-delivery",
+          dedupe_key: "legacy-split",
+          recipient: "x,attacker@evil.example",
+          payload: { order_id: "ord_none" },
+        },
+        new Date(Date.now() - 1_000).toISOString(),
+      ),
+    );
+    const report = await store.t.services.mail.deliverDue();
+    expect(report.failed).toBe(1);
+    expect(smtp.received.length).toBe(before);
+    const row = await store.t.services.database.client.queryOne(
+      "SELECT state FROM mail_outbox WHERE id = 'mail_legacy_split'",
+    );
+    expect(row?.state).toBe("failed");
   });
 
   it("is never sent for an address the transport would split: the checkout refuses it", async () => {

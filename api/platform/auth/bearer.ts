@@ -96,7 +96,11 @@ export async function authenticateBearer(
     // token had a valid one, or it would not have been found).
     if (!hasValidChecksum(token)) throw await failedPresentation(deps, address, "This is not an agent token.");
     const hash = hashToken(token);
-    owner = (await deps.findOwner(hash)) ?? undefined;
+    owner =
+      (await deps.epoch.alongside(
+        () => deps.findOwner(hash),
+        (found) => found?.standingEpoch ?? null,
+      )) ?? undefined;
     if (!owner || !sameHash(owner.tokenHash, hash))
       throw await failedPresentation(deps, address, "This token is not known.");
     deps.cache.set(token, owner);

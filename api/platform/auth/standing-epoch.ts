@@ -42,6 +42,22 @@ export class StandingEpoch {
     return this.#refresh(now);
   }
 
+  /**
+   * Runs a read that also reads the epoch (a token owner's, in the same statement) and takes the
+   * epoch it found as a reading begun when the read began: a request that had to read its owner
+   * leaves a fresh reading behind for the ones that follow, with no read of its own.
+   */
+  async alongside<T>(read: () => Promise<T>, epochOf: (value: T) => number | null): Promise<T> {
+    const startedAt = this.now();
+    const value = await read();
+    const epoch = epochOf(value);
+    if (epoch !== null && startedAt > this.#readAt) {
+      this.#value = epoch;
+      this.#readAt = startedAt;
+    }
+    return value;
+  }
+
   /** A read begun within the fresh window (the one in flight, if it is recent enough), else a new one. */
   #refresh(now: number): Promise<number> {
     const pending = this.#reading;
