@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { FileSql } from "../../../api/db/file-sql.ts";
 import type { LookupKeys } from "../../../api/platform/credentials/lookup-keys.ts";
 import { useSecretBed } from "../../helpers/secret-bed.ts";
-import { nextAddress } from "../../helpers/store.ts";
 
 const bed = useSecretBed();
 
@@ -56,14 +55,7 @@ describe("migration 0005 on a database with purchases, reports and e-mails waiti
     const sessionId = await before.buy("agent-readiness-checklist", { email: "legacy-buyer@example.com" });
     await before.fake.pay(sessionId);
     const reportId = await bed.newReport(before);
-    const paid = await before.t.send(
-      "POST",
-      `/api/v1/checks/${reportId}/checkout`,
-      { purchase: "unlock", email: "legacy-unlock@example.com" },
-      { "x-forwarded-for": nextAddress() },
-    );
-    const intentId = ((await paid.json()) as { client_secret: string }).client_secret.split("_secret_")[0] ?? "";
-    await before.fake.succeedIntent(intentId);
+    await bed.payForReport(before, reportId, { purchase: "unlock", email: "legacy-unlock@example.com" });
     const keys = before.t.services.keys;
     await before.close();
     await asBeforeMigration5(bed.databaseFile, keys, [sessionId], [reportId]);

@@ -1,36 +1,12 @@
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { creditCodeHash } from "../../../api/checks/sql/credits.ts";
-import { FileSql } from "../../../api/db/file-sql.ts";
 import { backupCommand } from "../../../scripts/admin/backup.ts";
 import { bearer, registerAgent } from "../../helpers/agents.ts";
-import { useSecretBed } from "../../helpers/secret-bed.ts";
+import { everyStoredValue, useSecretBed } from "../../helpers/secret-bed.ts";
 import { nextAddress, type StoreTestApp, sessionKey } from "../../helpers/store.ts";
 
 const bed = useSecretBed();
-
-/** Every text value in every table of a database file, and every BLOB as hex: what a copy of it shows. */
-async function everyStoredValue(file: string): Promise<string[]> {
-  const copy = new FileSql(file, 5_000);
-  try {
-    const tables = (await copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((row) =>
-      String(row.name),
-    );
-    const values = new Set<string>();
-    for (const table of tables)
-      for (const row of (await copy.execute(`SELECT * FROM "${table}"`)).rows)
-        for (const value of Object.values(row)) {
-          if (typeof value === "string") {
-            values.add(value);
-            // A JSON value's strings too (payloads, lists): a credential could hide inside one.
-            for (const inner of value.match(/[A-Za-z0-9_.~-]{16,}/g) ?? []) values.add(inner);
-          } else if (value instanceof Uint8Array) values.add(Buffer.from(value).toString("hex"));
-        }
-    return [...values];
-  } finally {
-    copy.close();
-  }
-}
 
 /** Whether `value` works as any credential the API takes: a purchase's session, a report's id, a token, a link, a code. */
 async function grants(app: StoreTestApp, value: string, reportToRedeem: string): Promise<string[]> {
@@ -76,14 +52,11 @@ describe("a copy of the database, or an `admin backup` of it", () => {
     const sessionId = await app.buy("agent-readiness-checklist", { email: "copy@example.com" });
     await app.fake.pay(sessionId);
     const unlocked = await bed.newReport(app);
-    const paid = await app.t.send(
-      "POST",
-      `/api/v1/checks/${unlocked}/checkout`,
-      { purchase: "pack", pack: "pack-5", email: "pack@example.com" },
-      { "x-forwarded-for": nextAddress() },
-    );
-    const intentId = ((await paid.json()) as { client_secret: string }).client_secret.split("_secret_")[0] ?? "";
-    await app.fake.succeedIntent(intentId);
+    const intentId = await bed.payForReport(app, unlocked, {
+      purchase: "pack",
+      pack: "pack-5",
+      email: "pack@example.com",
+    });
     await bed.receiptTo(app, "pack@example.com");
     // One more purchase whose delivery e-mail still waits: its purchase-page session id is sealed in the outbox.
     const waiting = await app.buy("agent-readiness-checklist", { email: "waiting@example.com" });
