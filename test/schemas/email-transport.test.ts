@@ -3,9 +3,8 @@ import addressparser from "nodemailer/lib/addressparser";
 import MimeNode from "nodemailer/lib/mime-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queueMailStatement } from "../../api/mail/outbox-sql.ts";
-import { EMAIL_PATTERN } from "../../src/schemas/common.ts";
 import { expectProblem } from "../helpers/agents.ts";
-import { EMAIL_FIELDS, patternLocations, verdict } from "../helpers/request-schemas.ts";
+import { EMAIL_FIELDS, verdict } from "../helpers/request-schemas.ts";
 import { mimePart, type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
 import { createStoreApp, type StoreTestApp } from "../helpers/store.ts";
 
@@ -67,11 +66,9 @@ const nearAddresses = fc
     return address.slice(0, index) + character + address.slice(index);
   });
 
+// EMAIL_FIELDS is all five e-mail fields of the request bodies: request-fields.test.ts proves the
+// published schemas give the e-mail pattern to exactly those.
 describe("every e-mail field accepts only what the mail transport sends to exactly as written", () => {
-  it("covers all five e-mail fields of the request bodies", () => {
-    expect(patternLocations(EMAIL_PATTERN)).toEqual(Object.keys(EMAIL_FIELDS).sort());
-  });
-
   it.each([
     ["a second recipient after a comma", "x,attacker@evil.example"],
     ["a display name before <", "a<b@example.com"],
