@@ -9,7 +9,9 @@ import type { MonitorOperations } from "./monitors/operations.ts";
 import type { MonitorServices } from "./monitors/services.ts";
 import type { PaymentsGateway } from "./payments/stripe-client.ts";
 import type { PaymentWebhooks } from "./payments/webhooks.ts";
+import type { StandingEpoch } from "./platform/auth/standing-epoch.ts";
 import type { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
+import type { LookupKeys } from "./platform/credentials/lookup-keys.ts";
 import type { RateLimiter } from "./platform/limits/rate-limiter.ts";
 import type { OperationDeps } from "./platform/operations/prepare-call.ts";
 import type { SecretRing } from "./platform/secret-ring.ts";
@@ -28,11 +30,15 @@ export interface AppServices extends CheckServices, MonitorServices {
   limiter: RateLimiter;
   agents: AgentService;
   tokenOwners: TokenOwnerCache;
+  /** Whether a cached token owner still stands, read once per turn of the event loop. */
+  standingEpoch: StandingEpoch;
   waitlist: WaitlistService;
   /** Read once at start: after `admin secret rotate`, every instance must restart to use the new key. */
   secrets: SecretRing;
   /** The crawler's Web Bot Auth keys, read once at start; the key directory publishes them all. */
   signingKeys: SigningKeyRing;
+  /** Keyed hashes of stored credentials (session ids, report ids) and seals for queued e-mails. */
+  keys: LookupKeys;
   now: () => Date;
   /** `null` without STRIPE_SECRET_KEY. */
   payments: PaymentsGateway | null;

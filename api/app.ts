@@ -20,6 +20,7 @@ import { monitorTools } from "./monitors/tools.ts";
 import { pageServicesFor } from "./page-services.ts";
 import { paymentWebhookRoute } from "./payments/webhook-route.ts";
 import { logRequestLine } from "./platform/access-log.ts";
+import { CLIENT_CLOSED_REQUEST, ClientClosedRequest } from "./platform/body.ts";
 import { clientAddress } from "./platform/http/client.ts";
 import { isComplete } from "./platform/http/complete-response.ts";
 import { documentHeadersFor } from "./platform/http/document-headers.ts";
@@ -149,6 +150,7 @@ export function hotRoutesFor(services: AppServices, site: SiteFiles | null, log:
   const standing = agentStandingHotRoute({
     monitor: services.monitor,
     tokenOwners: services.tokenOwners,
+    standingEpoch: services.standingEpoch,
     standingJson: (owner) => services.agents.standingJson(owner),
     service: services.content.service,
     log,
@@ -169,6 +171,12 @@ function preflightHeaders(): Headers {
 /** Every failure leaves as a problem; anything unexpected is a 500 that says nothing of why. */
 function errorToResponse(error: HTTPError, event: H3Event, deps: AppDeps): Response {
   const cause: unknown = error.cause;
+  if (cause instanceof ClientClosedRequest) {
+    // Nobody is left to read an answer, and nothing went wrong here: a 4xx in the request line
+    // (nginx's 499), so the client's hang-up never counts as a server error.
+    deps.log.info({ req_id: requestIdOf(event), path: event.url.pathname }, "client closed the request mid-body");
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+  }
   const problem = cause instanceof ApiProblem ? cause : fromUnexpected(error, deps, requestIdOf(event));
   return problemResponse(event, problem, deps.config.siteUrl);
 }

@@ -4,12 +4,13 @@ import { withSiteUrls } from "../src/content/site-placeholders.ts";
 import { requestSchemas } from "../src/lib/json-schemas.ts";
 import { agentOperations } from "./agents/operations.ts";
 import { AgentService } from "./agents/service.ts";
-import { findTokenOwner } from "./agents/sql.ts";
+import { findTokenOwner, readStandingEpoch } from "./agents/sql.ts";
 import type { AppServices } from "./app-services.ts";
 import { checkOperations } from "./checks/operations.ts";
 import type { ChecksService } from "./checks/service.ts";
 import { checkMailDeps, checkWebhooks, createCheckServices } from "./checks/services.ts";
 import { type Config, ConfigError } from "./config.ts";
+import { rewriteLegacyCredentials } from "./credential-rewrite.ts";
 import { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import type { Sql } from "./db/sql.ts";
@@ -22,7 +23,9 @@ import { createMonitorServices, monitorMailDeps } from "./monitors/services.ts";
 import { paymentsGatewayFor } from "./payments/stripe-client.ts";
 import { PaymentWebhooks } from "./payments/webhooks.ts";
 import { hashToken } from "./platform/auth/agent-token.ts";
+import { StandingEpoch } from "./platform/auth/standing-epoch.ts";
 import { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
+import { type LookupKeys, loadLookupKeys } from "./platform/credentials/lookup-keys.ts";
 import {
   DatabaseRateLimitStore,
   MemoryRateLimitStore,
@@ -56,6 +59,7 @@ interface CommerceDeps {
   db: () => Sql;
   now: () => Date;
   secrets: SecretRing;
+  keys: LookupKeys;
   log: Logger;
 }
 
@@ -63,9 +67,9 @@ interface CommerceDeps {
  * Payments, the store and the mail outbox with every feature's templates: what the server runs and what
  * the staff CLI needs to show, send and resend mail (scripts/admin/commerce.ts).
  */
-export function composeCommerce({ config, content, db, now, secrets, log }: CommerceDeps) {
+export function composeCommerce({ config, content, db, now, secrets, keys, log }: CommerceDeps) {
   const payments = paymentsGatewayFor(config.stripe, log);
-  const storeDeps: StoreDeps = { config, content, db, now, secrets, log, payments };
+  const storeDeps: StoreDeps = { config, content, db, now, secrets, keys, log, payments };
   const store = createStoreServices(storeDeps);
   const mail = new MailOutbox({
     db,
@@ -76,7 +80,7 @@ export function composeCommerce({ config, content, db, now, secrets, log }: Comm
     log,
     templates: mailTemplates({
       store: storeMailDeps(store, storeDeps),
-      checks: checkMailDeps(config, content, db, secrets),
+      checks: checkMailDeps(config, content, db, secrets, keys),
       monitors: monitorMailDeps(config, content, db, secrets),
     }),
     bounced: monitorBounces(db),
@@ -101,6 +105,12 @@ function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: ()
   return new RateLimiter(store, policies, () => now().getTime());
 }
 
+/** Says what migration 0005's second step rewrote, when it rewrote anything. */
+async function logRewrite(log: Logger, rewritten: { orders: number; reports: number }): Promise<void> {
+  if (rewritten.orders + rewritten.reports > 0)
+    log.info(rewritten, "stored checkout session ids and report ids replaced by their keyed hashes");
+}
+
 /**
  * Opens the database (applying migrations), loads the content and builds every service and every
  * operation: the one place that wires features together, and the one place with start-up I/O besides
@@ -115,12 +125,19 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   if (applied.length > 0) log.info({ applied }, "database migrations applied");
   const secrets = await loadSecretRing(database, config, (message) => log.warn(message));
   const signingKeys = loadSigningKeys(database.path, config);
+  const keys = await loadLookupKeys(database.client, secrets);
+  await logRewrite(log, await rewriteLegacyCredentials(database.client, async () => keys));
   const db = () => database.client;
   const limiter = rateLimiterFor(config, content, db, now);
   const monitor = new ServiceStateMonitor({
     database,
     onDatabaseReopened: async () => {
       await migrate(database.client);
+      // A file put back keeps this server's lookup key: it is sealed into it if it has none.
+      const reopened = await loadLookupKeys(database.client, secrets, keys);
+      if (reopened.id !== keys.id)
+        log.error("the database file was replaced by one with another lookup key: restart every instance");
+      await logRewrite(log, await rewriteLegacyCredentials(database.client, async () => keys));
       log.warn("the database file was replaced or came back; reopened it");
     },
     paymentsConfigured: () => Boolean(config.stripe.secretKey),
@@ -135,7 +152,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     undefined,
     (token) => findTokenOwner(database.client, hashToken(token)),
   );
-  const { payments, store, storeDeps, mail } = composeCommerce({ config, content, db, now, secrets, log });
+  const standingEpoch = new StandingEpoch(() => readStandingEpoch(db()));
+  const { payments, store, storeDeps, mail } = composeCommerce({ config, content, db, now, secrets, keys, log });
   const checkServices = createCheckServices({
     config,
     content,
@@ -143,6 +161,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     now,
     secrets,
     signingKeys,
+    keys,
     monitor,
     payments,
     ...(options.checkerLookup ? { lookup: options.checkerLookup } : {}),
@@ -186,11 +205,13 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     limiter,
     agents,
     tokenOwners,
+    standingEpoch,
     waitlist,
     ...checkServices,
     ...monitorServices,
     secrets,
     signingKeys,
+    keys,
     now,
     payments,
     webhooks,
@@ -207,7 +228,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
       limiter,
       monitor,
       service: content.service,
-      auth: { findOwner: (hash) => findTokenOwner(db(), hash), limiter, cache: tokenOwners },
+      auth: { findOwner: (hash) => findTokenOwner(db(), hash), limiter, cache: tokenOwners, epoch: standingEpoch },
       bodySchemas,
     },
   };

@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 const ROOT = process.cwd();
 const SOURCE = /\.(ts|mjs)$/;
 
-function filesUnder(dir: string): string[] {
+function filesUnder(dir: string, source: RegExp = SOURCE): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(join(ROOT, path)).isDirectory() ? filesUnder(path) : SOURCE.test(name) ? [path] : [];
+    return statSync(join(ROOT, path)).isDirectory() ? filesUnder(path, source) : source.test(name) ? [path] : [];
   });
 }
 
@@ -22,6 +22,32 @@ function importsOf(file: string): string[] {
 }
 
 const GRAPH = new Map(API_FILES.map((file) => [file, importsOf(file).filter((target) => target.startsWith("api/"))]));
+
+/**
+ * Every source file of the tree (the server, the build and its pages, the CLIs) with its imports
+ * among them: a circle may run through any of them, across folders too.
+ */
+const TREE_FILES = [...API_FILES, ...filesUnder("src", /\.(ts|mjs|astro)$/), ...filesUnder("scripts")];
+const TREE = new Set(TREE_FILES);
+const TREE_GRAPH = new Map(TREE_FILES.map((file) => [file, importsOf(file).filter((target) => TREE.has(target))]));
+
+/** Each import circle of `graph`, as `a → b → a`. */
+function circlesIn(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+      return;
+    }
+    state.set(file, "open");
+    for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return cycles;
+}
 
 /** Shared machinery every feature stands on; it imports no feature and no wiring. */
 const LOWER = ["api/config.ts", "api/platform/", "api/db/"];
@@ -48,20 +74,12 @@ const featureOf = (file: string) => FEATURES.find((feature) => file.startsWith(`
 
 describe("the api/ layout", () => {
   it("has no import circles", () => {
-    const cycles: string[] = [];
-    const state = new Map<string, "open" | "done">();
-    const visit = (file: string, path: string[]) => {
-      if (state.get(file) === "done") return;
-      if (state.get(file) === "open") {
-        cycles.push([...path.slice(path.indexOf(file)), file].join(" → "));
-        return;
-      }
-      state.set(file, "open");
-      for (const target of GRAPH.get(file) ?? []) visit(target, [...path, file]);
-      state.set(file, "done");
-    };
-    for (const file of GRAPH.keys()) visit(file, []);
-    expect(cycles).toEqual([]);
+    expect(circlesIn(GRAPH)).toEqual([]);
+  });
+
+  it("has no import circles in scripts/ and src/ either, nor through them", () => {
+    expect(TREE_GRAPH.size).toBeGreaterThan(API_FILES.length);
+    expect(circlesIn(TREE_GRAPH)).toEqual([]);
   });
 
   it("never imports a feature or the wiring from the shared machinery below them", () => {

@@ -67,7 +67,8 @@ export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<Tok
   const row = await client.queryOne({
     sql: `SELECT t.id AS token_id, t.token_hash, t.scopes, t.revoked_at,
                  a.id AS agent_id, a.agent_name, a.agent_type, a.operator_type, a.principal_contact, a.trust, a.registered_by, a.created_at,
-                 w.joined_at, s.answered_at, s.survey_version
+                 w.joined_at, s.answered_at, s.survey_version,
+                 (SELECT epoch FROM agent_standing_epoch WHERE id = 1) AS standing_epoch
             FROM agent_tokens t
             JOIN agents a ON a.id = t.agent_id
             LEFT JOIN agent_waitlist_entries w ON w.agent_id = a.id
@@ -85,7 +86,14 @@ export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<Tok
     waitlistJoinedAt: row.joined_at === null ? null : String(row.joined_at),
     surveyAnsweredAt: row.answered_at === null ? null : String(row.answered_at),
     surveyVersion: row.survey_version === null ? null : String(row.survey_version),
+    standingEpoch: Number(row.standing_epoch),
   };
+}
+
+/** The agents' standing epoch now: one single-row read (api/platform/auth/standing-epoch.ts). */
+export async function readStandingEpoch(client: Sql): Promise<number> {
+  const row = await client.queryOne("SELECT epoch FROM agent_standing_epoch WHERE id = 1");
+  return Number(row?.epoch ?? 0);
 }
 
 export async function findAgent(client: Sql, id: string): Promise<Agent | null> {

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Sql, SqlStatement } from "../db/sql.ts";
-import { queueMailStatement } from "../mail/outbox-sql.ts";
+import { queueMailStatement, SEALED } from "../mail/outbox-sql.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
 import { type CheckMetadata, CheckMetadataSchema, type PaymentIntent } from "../payments/stripe-objects.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import { deriveCreditCode, hashCreditCode, normaliseCreditCode } from "./credit-codes.ts";
 import { creditCodeStatements, revokeCreditCodeStatements, spendCreditStatements } from "./sql/credits.ts";
 import { checkPaymentSucceededStatement } from "./sql/payments.ts";
@@ -17,7 +18,18 @@ export interface CheckFulfilmentDeps {
    * rotation derives another code, but the payment's code id is taken, so nothing changes.
    */
   serverSecret: string;
+  /** The payment's report is stored under its id's keyed hash; the receipt's link to it is sealed until sent. */
+  keys: LookupKeys;
 }
+
+/**
+ * A receipt's outbox payload: the payment, and the report's id (its link) sealed under `SEALED`
+ * until the message is sent.
+ */
+export const receiptPayload = (paymentId: string, sealedReport: string) => ({
+  payment_id: paymentId,
+  [SEALED]: { report: sealedReport },
+});
 
 /** The credit code a payment bought: one per payment, so its id is the payment's. */
 export const paymentCodeId = (paymentId: string) => `cc_${paymentId}`;
@@ -50,11 +62,12 @@ export class CheckFulfilment {
     const codeHash = hashCreditCode(this.deps.serverSecret, code.normalised);
     const at = this.deps.now().toISOString();
     const credits = Number(metadata.credits);
+    const reportKey = this.deps.keys.hash("report", metadata.report_id);
     return [
       checkPaymentSucceededStatement(
         {
           payment_id: intent.id,
-          report_id: metadata.report_id,
+          report_id: reportKey,
           purchase: metadata.purchase,
           pack_id: metadata.pack_id || null,
           credits,
@@ -74,14 +87,14 @@ export class CheckFulfilment {
         email: metadata.email,
         at,
       }),
-      ...spendCreditStatements(codeHash, metadata.report_id, at, randomUUID(), { source: "payment", ref: intent.id }),
+      ...spendCreditStatements(codeHash, reportKey, at, randomUUID(), { source: "payment", ref: intent.id }),
       queueMailStatement(
         {
           id: `mail_${randomBase62(20)}`,
           kind: CHECK_PAYMENT_MAIL,
           dedupe_key: `check-payment:${intent.id}`,
           recipient: metadata.email,
-          payload: { payment_id: intent.id },
+          payload: receiptPayload(intent.id, this.deps.keys.seal(metadata.report_id)),
         },
         at,
       ),

@@ -3,6 +3,7 @@ import { formatMoney } from "../../src/lib/money.ts";
 import type { Sql } from "../db/sql.ts";
 import { composeMail, type MailParagraph } from "../mail/compose.ts";
 import type { MailTemplate } from "../mail/outbox.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { issuedPaymentCode } from "./credit-codes.ts";
 import { CHECK_PAYMENT_MAIL, paymentCodeId } from "./fulfilment.ts";
@@ -13,6 +14,8 @@ import { findReport } from "./sql/reports.ts";
 export interface CheckMailDeps {
   db: () => Sql;
   secrets: SecretRing;
+  /** Opens the report's id sealed in the payload. */
+  keys: LookupKeys;
   reportUrl: (id: string) => string;
   redeemApiUrl: (id: string) => string;
   siteUrl: string;
@@ -20,7 +23,10 @@ export interface CheckMailDeps {
   contactEmail: string;
 }
 
-const Payload = z.object({ payment_id: z.string().startsWith("pi_") });
+const Payload = z.object({
+  payment_id: z.string().startsWith("pi_"),
+  sealed: z.object({ report: z.string().optional() }).optional(),
+});
 
 /**
  * The receipt for a report unlock or a credit pack. The code is derived again when the message is
@@ -31,16 +37,19 @@ export function checkMailTemplates(deps: CheckMailDeps): Record<string, MailTemp
   const signature = `${deps.serviceName} · ${deps.siteUrl} · questions: ${deps.contactEmail}`;
 
   const receipt: MailTemplate = async (payload) => {
-    const { payment_id } = Payload.parse(payload);
+    const { payment_id, sealed } = Payload.parse(payload);
     const db = deps.db();
     const payment = await findCheckPayment(db, payment_id);
     const code = await findCreditCode(db, { id: paymentCodeId(payment_id) });
-    const report = payment ? await findReport(db, payment.report_id) : null;
+    // The report's id is its link, kept in this row only, sealed; the database has its hash.
+    const reportId = (sealed?.report ? deps.keys.open(sealed.report) : null) ?? "";
+    const report = payment ? await findReport(db, payment.report_id, reportId) : null;
     if (!payment || !code || !report || code.revoked_at !== null) return null;
     const host = new URL(report.summary.target.origin).host;
     const spentOnReport = (await creditLedger(db, code.id)).some(
-      (entry) => entry.reason === "redeemed" && entry.report_id === report.id,
+      (entry) => entry.reason === "redeemed" && entry.report_id === report.key,
     );
+    const reportLink = reportId ? { label: `Open the report for ${host}`, url: deps.reportUrl(reportId) } : undefined;
     const paragraphs: MailParagraph[] = [
       {
         text: `Thank you. You paid ${formatMoney({ amount: payment.amount, currency: payment.currency })} (payment ${payment.payment_id}).`,
@@ -49,12 +58,12 @@ export function checkMailTemplates(deps: CheckMailDeps): Record<string, MailTemp
     paragraphs.push(
       spentOnReport
         ? {
-            text: `Your readiness report for ${host} is unlocked, with the evidence, fixes and prompts for every check:`,
-            link: { label: `Open the report for ${host}`, url: deps.reportUrl(report.id) },
+            text: `Your readiness report for ${host} is unlocked, with the evidence, fixes and prompts for every check${reportLink ? ":" : "."}`,
+            ...(reportLink ? { link: reportLink } : {}),
           }
         : {
             text: `The report for ${host} was already unlocked when your payment arrived, so nothing was spent on it: the credit is yours to use on any report.`,
-            link: { label: `Open the report for ${host}`, url: deps.reportUrl(report.id) },
+            ...(reportLink ? { link: reportLink } : {}),
           },
     );
     if (code.credits_remaining > 0) {

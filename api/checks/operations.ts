@@ -24,7 +24,7 @@ export function checkOperations(checks: ChecksService, payments: CheckPayments) 
     }),
     redeem: defineOperation("redeemCredit", {
       find: report,
-      run: ({ found, body }) => checks.redeem(found.id, body.code),
+      run: ({ found, body }) => checks.redeem(found, body.code),
     }),
   };
 }

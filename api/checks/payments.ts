@@ -67,7 +67,7 @@ export class CheckPayments {
       throw paymentsUnavailable("The payment provider did not return a client secret; nothing was charged.");
     await recordStartedCheckPayment(this.deps.db(), {
       payment_id: intent.id,
-      report_id: report.id,
+      report_id: report.key,
       purchase: input.purchase,
       pack_id: offer.packId,
       credits: offer.credits,

@@ -5,6 +5,7 @@ import { type CheckInput, CREDIT_CODE_SHAPE } from "../../src/schemas/requests/c
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
 import type { PricingFile } from "../../src/schemas/service.ts";
 import type { Sql } from "../db/sql.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { creditCodeHashes, generateCreditCode, hashCreditCode, normaliseCreditCode } from "./credit-codes.ts";
@@ -26,6 +27,8 @@ export interface ChecksServiceDeps {
   docsUrl: string;
   pricing: PricingFile["checks"];
   secrets: SecretRing;
+  /** Reports are stored under their id's keyed hash: the id is the report's link, a credential. */
+  keys: LookupKeys;
   /** Whether paying and redeeming work right now (switches, payment provider). */
   unlockPaths: () => Promise<{ checkout: boolean; redeem: boolean }>;
   /** Tests point the checker's DNS at fixture names. */
@@ -69,13 +72,14 @@ export class ChecksService {
     const { details: _hiddenUntilUnlocked, ...summary } = result;
     const stored: StoredReport = {
       id,
+      key: this.deps.keys.hash("report", id),
       summary,
       details: null,
       created_at: this.deps.now().toISOString(),
       unlocked_at: null,
       unlock_source: null,
     };
-    await insertReport(this.deps.db(), id, result, stored.created_at);
+    await insertReport(this.deps.db(), stored.key, result, stored.created_at);
     return this.view(stored);
   }
 
@@ -93,7 +97,9 @@ export class ChecksService {
   async find(id: string): Promise<StoredReport | null> {
     // A UUID is case-insensitive (RFC 9562 §4); reports are stored with the lower-case form.
     const normalised = id.toLowerCase();
-    return /^[0-9a-f-]{36}$/.test(normalised) ? findReport(this.deps.db(), normalised) : null;
+    return /^[0-9a-f-]{36}$/.test(normalised)
+      ? findReport(this.deps.db(), this.deps.keys.hash("report", normalised), normalised)
+      : null;
   }
 
   /** The report as the API shows it: the summary, and the details once unlocked. */
@@ -141,7 +147,11 @@ export class ChecksService {
   }
 
   /** Spends one credit of `code` on the report. 422 for a malformed or unknown code, 409 when nothing is left to do. */
-  async redeem(id: string, code: string): Promise<{ id: string; unlocked: true; credits_remaining: number }> {
+  async redeem(
+    report: Pick<StoredReport, "id" | "key">,
+    code: string,
+  ): Promise<{ id: string; unlocked: true; credits_remaining: number }> {
+    const { id } = report;
     const checked = normaliseCreditCode(code);
     if (!checked.ok) {
       const detail =
@@ -152,7 +162,7 @@ export class ChecksService {
         errors: [{ pointer: "#/code", detail }],
       });
     }
-    const redemption = await this.#spend(checked.normalised, id);
+    const redemption = await this.#spend(checked.normalised, report.key);
     switch (redemption.outcome) {
       case "unlocked":
         return { id, unlocked: true, credits_remaining: redemption.creditsRemaining };
@@ -171,12 +181,12 @@ export class ChecksService {
    * Finds which key of the ring the code was issued under, then spends on that hash exactly as
    * before. With no previous keys there is one hash and no extra read.
    */
-  async #spend(normalised: string, reportId: string): Promise<Redemption> {
+  async #spend(normalised: string, reportKey: string): Promise<Redemption> {
     const db = this.deps.db();
     const hashes = creditCodeHashes(this.deps.secrets, normalised);
     const codeHash = hashes.length === 1 ? hashes[0] : await findStoredCodeHash(db, hashes);
     if (!codeHash) return { outcome: "unknown-code" };
-    return redeemCredit(db, codeHash, reportId, this.deps.now().toISOString());
+    return redeemCredit(db, codeHash, reportKey, this.deps.now().toISOString());
   }
 
   /** A new code of `credits` credits (by staff, or for a paid pack: then once per payment). `null` if that payment already made one. */

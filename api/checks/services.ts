@@ -5,6 +5,7 @@ import { absolute } from "../../src/lib/urls.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { crawlerSigner } from "../platform/signing/request-signature.ts";
 import type { SigningKeyRing } from "../platform/signing/signing-keys.ts";
@@ -32,6 +33,7 @@ export interface CheckServicesDeps {
   secrets: SecretRing;
   /** The crawler's Web Bot Auth keys: every request a check sends is signed with the current one. */
   signingKeys: SigningKeyRing;
+  keys: LookupKeys;
   monitor: ServiceStateMonitor;
   payments: PaymentsGateway | null;
   lookup?: ChecksServiceDeps["lookup"];
@@ -45,6 +47,7 @@ export function createCheckServices({
   now,
   secrets,
   signingKeys,
+  keys,
   monitor,
   payments,
   lookup,
@@ -58,6 +61,7 @@ export function createCheckServices({
     docsUrl: config.docsUrl,
     pricing,
     secrets,
+    keys,
     unlockPaths: async () => {
       const state = await monitor.current();
       return {
@@ -67,7 +71,7 @@ export function createCheckServices({
     },
     ...(lookup ? { lookup } : {}),
   });
-  const checkFulfilment = new CheckFulfilment({ db, now, payments, serverSecret: secrets.current });
+  const checkFulfilment = new CheckFulfilment({ db, now, payments, serverSecret: secrets.current, keys });
   const checkPayments = new CheckPayments({
     db,
     now,
@@ -87,10 +91,12 @@ export function checkMailDeps(
   content: Content,
   db: () => Sql,
   secrets: SecretRing,
+  keys: LookupKeys,
 ): CheckMailDeps {
   return {
     db,
     secrets,
+    keys,
     reportUrl: (id) => absolute(config.docsUrl, reportPath(id)),
     redeemApiUrl: (id) => absolute(config.siteUrl, `${reportApiPath(id)}/redeem`),
     siteUrl: config.siteUrl,

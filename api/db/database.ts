@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   BACKSTOP_CHECKPOINT_PAGES,
@@ -54,7 +54,10 @@ export class Database {
 
   constructor(readonly settings: DatabaseSettings) {
     this.path = filePath(settings.url);
-    if (this.path) mkdirSync(dirname(this.path), { recursive: true });
+    if (this.path) {
+      mkdirSync(dirname(this.path), { recursive: true });
+      keepOwnerOnly(this.path);
+    }
     this.#client = this.#open();
   }
 
@@ -130,5 +133,30 @@ function inodeOf(path: string): number | undefined {
     return statSync(path).ino;
   } catch {
     return undefined;
+  }
+}
+
+/** Read and write for the owner only, as the secret file beside it (api/platform/secret-file.ts). */
+export const OWNER_ONLY = 0o600;
+
+/**
+ * Creates the database file owner-only before SQLite opens it, so it never exists readable by
+ * other users (it holds e-mail addresses and every order); SQLite gives its -wal and -shm files
+ * the database file's mode. A file (or a -wal/-shm) that is looser is tightened, as the secret
+ * file is; one this user does not own is left as it is (chmod is the owner's).
+ */
+function keepOwnerOnly(path: string): void {
+  try {
+    closeSync(openSync(path, "wx", OWNER_ONLY));
+  } catch (error) {
+    if (!(error instanceof Error && "code" in error && error.code === "EEXIST")) throw error;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, OWNER_ONLY);
+    } catch (error) {
+      if (!(error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "EPERM")))
+        throw error;
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { isWorthCompressing } from "../../src/lib/compression.ts";
 import { isOperationAvailable, type ServiceState } from "../../src/lib/discovery/state.ts";
@@ -5,13 +6,14 @@ import { findOperation } from "../../src/lib/registry.ts";
 import type { ServiceSettings } from "../../src/schemas/service.ts";
 import { requestLogger } from "../platform/access-log.ts";
 import { ownerInMemory } from "../platform/auth/bearer.ts";
+import type { StandingEpoch } from "../platform/auth/standing-epoch.ts";
 import type { TokenOwner } from "../platform/auth/token-owner.ts";
 import type { TokenOwnerCache } from "../platform/auth/token-owner-cache.ts";
 import { requestIdFrom } from "../platform/http/request-id.ts";
 import { responseHeaders } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
-import { type HotRoute, hotHeaders, PreparedResponse } from "./hot-routes.ts";
+import { type HotHeaders, type HotRoute, hotHeaders, PreparedResponse } from "./hot-routes.ts";
 
 /** Stands in for the request id while an answer is prepared; never sent. */
 const REQUEST_ID_SLOT = "\u0000request-id";
@@ -32,12 +34,15 @@ const JSON_TYPE = "application/json";
 export function agentStandingHotRoute({
   monitor,
   tokenOwners,
+  standingEpoch,
   standingJson,
   service,
   log,
 }: {
   monitor: ServiceStateMonitor;
   tokenOwners: TokenOwnerCache;
+  /** A cached owner answers only if no revocation came since its reading (standing-epoch.ts). */
+  standingEpoch: StandingEpoch;
   /** The standing as JSON, the same bytes the app's route sends (AgentService.standingJson). */
   standingJson: (owner: TokenOwner) => string;
   service: ServiceSettings;
@@ -61,7 +66,18 @@ export function agentStandingHotRoute({
     }
     return answer;
   };
-  const route: HotRoute = (request, response) => {
+  const answerAt = (response: ServerResponse, headers: HotHeaders, epoch: number): boolean => {
+    const owner = ownerInMemory(headers.authorization ?? undefined, tokenOwners, null, epoch);
+    if (!owner) return false;
+    const answer = answerFor(owner);
+    if (!answer) return false;
+    const started = performance.now();
+    const requestId = requestIdFrom(headers["x-request-id"]);
+    answer.send(response, requestId);
+    logRequest(requestId, 200, performance.now() - started);
+    return true;
+  };
+  const route: HotRoute = (request, response, handOver) => {
     if (request.method !== "GET") return false;
     const state = monitor.peek();
     if (!state) return false;
@@ -72,14 +88,13 @@ export function agentStandingHotRoute({
     if (!available) return false;
     const headers = hotHeaders(request);
     if (!headers) return false;
-    const owner = ownerInMemory(headers.authorization ?? undefined, tokenOwners, null);
-    if (!owner) return false;
-    const answer = answerFor(owner);
-    if (!answer) return false;
-    const started = performance.now();
-    const requestId = requestIdFrom(headers["x-request-id"]);
-    answer.send(response, requestId);
-    logRequest(requestId, 200, performance.now() - started);
+    const epoch = standingEpoch.current();
+    if (typeof epoch === "number") return answerAt(response, headers, epoch);
+    // The reading is too old to use (an idle instance): this request waits for a read begun now.
+    epoch.then(
+      (read) => answerAt(response, headers, read) || handOver(),
+      () => handOver(),
+    );
     return true;
   };
   return [operation.path, route];

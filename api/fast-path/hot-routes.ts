@@ -5,9 +5,11 @@ import { namesAsWritten } from "../platform/http/responses.ts";
  * A route answered on node:http itself, ahead of the app, when everything it needs is already in
  * memory. It returns false to hand the request to the app, which answers every other case (errors,
  * stale readings, cache misses) through the one ordinary path; so a hot route only ever repeats the
- * app's success answer, byte for byte, without h3's request and response objects around it.
+ * app's success answer, byte for byte, without h3's request and response objects around it. A
+ * route that must wait for something (the turn's standing epoch) returns true and later either
+ * answers or calls `handOver`, which gives the request to the app.
  */
-export type HotRoute = (request: IncomingMessage, response: ServerResponse) => boolean;
+export type HotRoute = (request: IncomingMessage, response: ServerResponse, handOver: () => void) => boolean;
 
 /** The request headers the hot routes read. */
 export interface HotHeaders {
@@ -77,7 +79,7 @@ type NodeListener = (request: IncomingMessage, response: ServerResponse) => unkn
 export function withHotRoutes(routes: ReadonlyMap<string, HotRoute>, app: NodeListener): NodeListener {
   return (request, response) => {
     const route = routes.get(request.url ?? "");
-    if (route?.(request, response)) return;
+    if (route?.(request, response, () => void app(request, response))) return;
     return app(request, response);
   };
 }

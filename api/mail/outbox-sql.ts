@@ -2,6 +2,15 @@ import type { Row, Sql, SqlStatement, SqlValue } from "../db/sql.ts";
 
 export type MailState = "queued" | "sending" | "sent" | "failed" | "cancelled";
 
+/**
+ * The payload member holding what a message must show but the database must not keep readable (a
+ * purchase page's session id, a report's id), sealed by the feature that queued it
+ * (api/platform/credentials/lookup-keys.ts). It is dropped once the message is sent or cancelled,
+ * so it lives only while it may still be needed.
+ */
+export const SEALED = "sealed";
+const DROP_SEALED = `payload = json_remove(payload, '$.${SEALED}')`;
+
 export interface QueuedMail {
   id: string;
   /** Names the template that renders it when it is sent. */
@@ -103,7 +112,7 @@ export async function claimDueMail(sql: Sql, now: string, leaseUntil: string, li
  */
 export async function markMailSent(sql: Sql, claim: { id: string; attempts: number }, at: string): Promise<void> {
   await sql.execute({
-    sql: "UPDATE mail_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ? AND state = 'sending' AND attempts = ?",
+    sql: `UPDATE mail_outbox SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL, ${DROP_SEALED} WHERE id = ? AND state = 'sending' AND attempts = ?`,
     args: [at, claim.id, claim.attempts],
   });
 }
@@ -127,8 +136,10 @@ export async function markMailFinished(
   reason: string,
 ): Promise<void> {
   await sql.execute({
-    sql: "UPDATE mail_outbox SET state = ?, lease_until = NULL, last_error = ? WHERE id = ? AND state = 'sending' AND attempts = ?",
-    args: [state, reason.slice(0, 500), claim.id, claim.attempts],
+    sql: `UPDATE mail_outbox SET state = ?, lease_until = NULL, last_error = ?,
+            payload = CASE WHEN ? = 'cancelled' THEN json_remove(payload, '$.${SEALED}') ELSE payload END
+          WHERE id = ? AND state = 'sending' AND attempts = ?`,
+    args: [state, reason.slice(0, 500), state, claim.id, claim.attempts],
   });
 }
 
@@ -147,9 +158,27 @@ export async function makeMailDueNow(sql: Sql, now: string, includeFailed: boole
   return result.rowsAffected;
 }
 
+/**
+ * Seals `value` as `SEALED.name` into the messages of `kind` still to be sent whose payload's
+ * `key` is `equals` (migration 0005 gives rows queued before it what their e-mail must show).
+ */
+export function addSealedStatement(
+  kind: string,
+  match: { key: string; equals: string },
+  name: string,
+  value: string,
+  when: { sql: string; args: readonly SqlValue[] },
+): SqlStatement {
+  return {
+    sql: `UPDATE mail_outbox SET payload = json_set(payload, '$.${SEALED}.${name}', ?)
+          WHERE kind = ? AND state IN ('queued', 'sending', 'failed') AND json_extract(payload, '$.${match.key}') = ? AND ${when.sql}`,
+    args: [value, kind, match.equals, ...when.args],
+  };
+}
+
 export function cancelQueuedMailStatement(dedupeKey: string, reason: string): SqlStatement {
   return {
-    sql: "UPDATE mail_outbox SET state = 'cancelled', last_error = ? WHERE dedupe_key = ? AND state = 'queued'",
+    sql: `UPDATE mail_outbox SET state = 'cancelled', last_error = ?, ${DROP_SEALED} WHERE dedupe_key = ? AND state = 'queued'`,
     args: [reason, dedupeKey],
   };
 }

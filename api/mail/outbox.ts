@@ -1,3 +1,4 @@
+import { EmailSchema } from "../../src/schemas/common.ts";
 import type { Sql } from "../db/sql.ts";
 import type { Logger } from "../platform/log.ts";
 import {
@@ -86,6 +87,14 @@ export class MailOutbox {
     if (!(await hasDueMail(db, now.toISOString()))) return report;
     const claimed = await claimDueMail(db, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), limit);
     for (const row of claimed) {
+      // A recipient stored before the API took only addresses the transport sends to as written
+      // (it would split "x,attacker@evil.example" into two): never sent, so staff can correct it.
+      if (!EmailSchema.safeParse(row.recipient).success) {
+        await markMailFinished(db, row, "failed", "the recipient is not an address the transport sends to as written");
+        report.failed++;
+        this.deps.log.error({ mail_id: row.id, kind: row.kind }, "refused to send an e-mail to a malformed recipient");
+        continue;
+      }
       let message: Awaited<ReturnType<MailOutbox["render"]>>;
       try {
         message = await this.render(row, now);

@@ -2,10 +2,12 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   ErrorCode,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
   type Resource,
+  type ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import { docMarkdown, docPage } from "../../src/lib/outputs/docs.ts";
@@ -79,7 +81,11 @@ export class ResourceShelf {
     ];
     this.#byUri = new Map(items.map((item) => [item.listing.uri, item]));
     this.listing = items.map((item) => item.listing);
+    this.templates = resourceTemplates(site);
   }
+
+  /** The same resources by name (RFC 6570 URI templates), for a client that knows a page's path or a slug. */
+  readonly templates: readonly ResourceTemplate[];
 
   read(uri: string): ReadResourceResult {
     const item = this.#byUri.get(uri);
@@ -89,9 +95,49 @@ export class ResourceShelf {
     return { contents: [{ uri, mimeType: MARKDOWN, text: item.text }] };
   }
 
-  /** Answers resources/list (all at once: the set is small) and resources/read on `server`. */
+  /** Answers resources/list (all at once: the set is small), resources/templates/list and resources/read on `server`. */
   serveOn(server: Server): void {
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...this.listing] }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...this.templates] }));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => this.read(request.params.uri));
   }
+}
+
+/**
+ * One template per kind of resource, expanding to exactly the URIs resources/list gives (the same
+ * path functions make both), so whatever a client fills in reads like a listed resource.
+ */
+function resourceTemplates(site: BuildContext): ResourceTemplate[] {
+  const { content } = site;
+  const template = (uriTemplate: string, name: string, title: string, description: string): ResourceTemplate => ({
+    uriTemplate,
+    name,
+    title,
+    description,
+    mimeType: MARKDOWN,
+  });
+  return [
+    template(
+      absolute(site.docsUrl, paths.docMarkdown("{+path}")),
+      "docs",
+      "Documentation page",
+      "A current documentation page as Markdown, by its path (e.g. quickstart, store/downloads).",
+    ),
+    template(
+      absolute(site.docsUrl, paths.policyMarkdown("{slug}")),
+      "policies",
+      "Policy",
+      "A current policy as Markdown, by its slug (e.g. privacy, refunds).",
+    ),
+    ...(content.service.publish.agent_skills
+      ? [
+          template(
+            absolute(site.siteUrl, paths.skill("{slug}")),
+            "skills",
+            "Agent skill",
+            "A published agent skill's SKILL.md, by its slug.",
+          ),
+        ]
+      : []),
+  ];
 }

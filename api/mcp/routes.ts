@@ -3,6 +3,7 @@ import { MCP_ACCEPT, MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
+import { TOKEN_SOURCE_HTTP } from "../platform/auth/bearer.ts";
 import { completeResponse, jsonResponse } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
@@ -87,14 +88,18 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
 
   const callMcp = httpOnlyRoute("callMcp", async (event, call, limits) => {
     const state = await monitor.current();
+    const listing = catalogue.active(state, service);
+    // Over MCP a token comes from a tool, so a 401 names it (the HTTP route is the fallback it also names).
+    const register = listing.tools.find((tool) => tool.operation === "registerAgent");
     const context = {
       site,
       state,
       clientAddress: call.address,
       headers: event.req.headers,
       operations: deps.operations,
+      ...(register ? { tokenSource: `with the ${register.name} tool (or ${TOKEN_SOURCE_HTTP})` } : {}),
     };
-    const server = createMcpServer(catalogue.active(state, service), shelves, context, deps.log);
+    const server = createMcpServer(listing, shelves, context, deps.log);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

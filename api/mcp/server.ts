@@ -44,7 +44,7 @@ export function createMcpServer(listing: ToolListing, shelves: McpShelves, conte
     { ...mcpServerInfo(service), websiteUrl: context.site.docsUrl },
     {
       capabilities: MCP_CAPABILITIES,
-      instructions: `${service.name}: ${service.tagline} Tool catalogue revision ${listing.revision}; GET /api/v1/tools lists the same tools. Tools that act for an agent registration need Authorization: Bearer <token> on the request. The docs, policies and agent skills are resources (their https Markdown URLs); prompts walk through checks, purchases and the waiting lists.`,
+      instructions: `${service.name}: ${service.tagline} Tool catalogue revision ${listing.revision}; GET /api/v1/tools lists the same tools. Tools that act for an agent registration need Authorization: Bearer <token> on the request. The docs, policies and agent skills are resources (their https Markdown URLs), also as URI templates by path or slug (resources/templates/list); prompts walk through checks, purchases and the waiting lists.`,
     },
   );
   shelves.resources.serveOn(server);

@@ -33,6 +33,18 @@ export interface StripeSettings {
 /** How far a webhook signature's timestamp may be from now, either way: the SDK's default tolerance. */
 const WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/**
+ * The `t=` values of a `Stripe-Signature` header, read the way the SDK reads them (its parseHeader:
+ * comma-separated `key=value` items, key `t` exactly), so the one checked here is the one it signs.
+ */
+export function signatureTimestamps(header: string): string[] {
+  return header
+    .split(",")
+    .map((item) => item.split("="))
+    .filter(([key]) => key === "t")
+    .map(([, value]) => value ?? "");
+}
+
 /** The webhook's signature or timestamp does not verify for these exact bytes. */
 export class WebhookSignatureError extends Error {}
 
@@ -196,17 +208,21 @@ export class PaymentsGateway {
    * 300 s tolerance (https://docs.stripe.com/webhooks#verify-events), then parses the envelope.
    * The SDK only refuses a timestamp too far in the past; one more than the same 300 s in the
    * future is refused here too, so a signature made ahead of time cannot be replayed for longer.
+   * Stripe sends one `t=`; a header with several is refused before anything else, since the SDK
+   * signs over the last while a reader of the first would judge another time than the one signed.
    */
   verifyWebhook(rawBody: Uint8Array, signature: string): PaymentEvent {
     if (!this.webhookSecret) throw new PaymentsUnavailableError("STRIPE_WEBHOOK_SECRET is not configured");
+    const signedAt = signatureTimestamps(signature);
+    if (signedAt.length !== 1)
+      throw new WebhookSignatureError(`the header must carry exactly one t= timestamp, not ${signedAt.length}`);
     let event: unknown;
     try {
       event = this.stripe.webhooks.constructEvent(Buffer.from(rawBody), signature, this.webhookSecret);
     } catch (error) {
       throw new WebhookSignatureError(error instanceof Error ? error.message : "the signature does not verify");
     }
-    const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
-    if (signedAt > Date.now() / 1000 + WEBHOOK_TOLERANCE_SECONDS)
+    if (Number.parseInt(signedAt[0] ?? "", 10) > Date.now() / 1000 + WEBHOOK_TOLERANCE_SECONDS)
       throw new WebhookSignatureError("the signature is dated more than 5 minutes in the future");
     const parsed = PaymentEventSchema.safeParse(event);
     if (!parsed.success) throw new WebhookSignatureError("the event is not a payment-provider event");

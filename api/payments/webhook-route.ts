@@ -35,7 +35,7 @@ export function paymentWebhookRoute(payments: PaymentsGateway | null, webhooks: 
       if (error instanceof WebhookSignatureError)
         throw new ApiProblem(
           "invalid-webhook-signature",
-          "The signature does not verify for these bytes, or its timestamp is more than 5 minutes old or ahead.",
+          "The signature does not verify for these bytes, its timestamp is more than 5 minutes old or ahead, or the header carries more than one t= timestamp.",
         );
       throw error;
     }

@@ -19,6 +19,24 @@ function isJsonType(contentType: string | null): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
+/**
+ * The client went away before its request body ended (closed the connection, or it was reset): no
+ * one is left to answer, and nothing failed on this side, so the app logs it as a client abort
+ * (status 499, as nginx names it), never as a 500.
+ */
+export class ClientClosedRequest extends Error {
+  constructor() {
+    super("the client closed the connection before the request body ended");
+  }
+}
+
+/** nginx's status for a request whose client hung up: what the request line records. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** What Node reports on a request whose connection closed mid-body: `aborted` (ECONNRESET). */
+const isConnectionLoss = (error: unknown) =>
+  error instanceof Error && "code" in error && (error.code === "ECONNRESET" || error.code === "ECONNABORTED");
+
 function tooLarge(limitBytes: number): ApiProblem {
   return new ApiProblem("payload-too-large", `The body is over the limit of ${limitBytes} bytes.`);
 }
@@ -70,7 +88,7 @@ function readNodeStream(stream: Readable, take: (chunk: Buffer) => void): Promis
     const finish = (error?: unknown) => {
       stream.off("data", onData);
       stream.off("end", onEnd);
-      stream.off("error", finish);
+      stream.off("error", onError);
       stream.off("close", onClose);
       if (error === undefined) resolve();
       else {
@@ -86,11 +104,12 @@ function readNodeStream(stream: Readable, take: (chunk: Buffer) => void): Promis
       }
     };
     const onEnd = () => finish();
+    const onError = (error: unknown) => finish(isConnectionLoss(error) ? new ClientClosedRequest() : error);
     // The client went away before the body ended.
-    const onClose = () => finish(new Error("the request closed before its body ended"));
+    const onClose = () => finish(new ClientClosedRequest());
     stream.on("data", onData);
     stream.on("end", onEnd);
-    stream.on("error", finish);
+    stream.on("error", onError);
     stream.on("close", onClose);
   });
 }

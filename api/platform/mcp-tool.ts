@@ -16,6 +16,8 @@ export interface ToolContext {
   /** The MCP request's headers: tools that act for a registration take the agent token from `Authorization`. */
   headers: Headers;
   operations: OperationDeps;
+  /** How an MCP client without a token gets one: "with the register_agent tool" while that tool is listed. */
+  tokenSource?: string;
 }
 
 type Annotations = z.infer<typeof ToolAnnotationsSchema>;
@@ -106,6 +108,7 @@ export function operationTool<Id extends OperationId, Found, O extends ObjectSch
           headers: context.headers,
           params: spec.params ? parsed(spec.params, args) : {},
           readBody: async (schema) => parsed(schema, args),
+          ...(context.tokenSource ? { tokenSource: context.tokenSource } : {}),
         },
         context.operations,
       );

@@ -2,6 +2,7 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { fromNodeHandler, type H3, type H3Event } from "h3";
 import type { PageServices } from "../../src/lib/page-services.ts";
 import type { Config } from "../config.ts";
+import { readLimited } from "../platform/body.ts";
 import { clientAddress } from "../platform/http/client.ts";
 import { documentHeadersFor } from "../platform/http/document-headers.ts";
 import { requestIdOf } from "../platform/http/request-id.ts";
@@ -36,7 +37,7 @@ function refuseCrossSite(event: H3Event, siteUrl: string): void {
 }
 
 export interface PageRouteDeps {
-  config: Pick<Config, "siteUrl" | "docsUrl" | "trustProxy" | "stripe">;
+  config: Pick<Config, "siteUrl" | "docsUrl" | "trustProxy" | "stripe" | "bodyLimitBytes">;
   log: Logger;
   /** The services a page may call, bound to the client's address (api/page-services.ts). */
   pageServices: (address: string) => PageServices;
@@ -46,10 +47,17 @@ export function registerPageRoutes(app: H3, { config, log, pageServices }: PageR
   const documentHeaders = documentHeadersFor(config);
   for (const page of ON_DEMAND_PAGES) {
     for (const method of page.methods) {
-      app.on(method, page.path, (event) => {
+      app.on(method, page.path, async (event) => {
         refuseCrossSite(event, config.siteUrl);
         const node = event.runtime?.node;
         if (!node?.res) throw new ApiProblem("service-unavailable", "This page is rendered by the Node server only.");
+        // A form is read here, under the body limit, and handed to the adapter as text (which it
+        // takes in place of the stream): a client that hangs up mid-form is then a client abort
+        // like any API request's, not an error inside the page's rendering.
+        if (method === "POST") {
+          const form = Buffer.from(await readLimited(event, config.bodyLimitBytes)).toString("utf8");
+          if (form !== "") Object.assign(node.req, { body: form });
+        }
         // The adapter writes to Node's response directly, past the app's response hook.
         for (const [name, value] of documentHeaders) node.res.setHeader(name, value);
         node.res.setHeader("X-Request-Id", requestIdOf(event));

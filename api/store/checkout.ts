@@ -8,6 +8,7 @@ import { noCheckoutPage, type PaymentsGateway } from "../payments/stripe-client.
 import type { CheckoutSession, StoreMetadata } from "../payments/stripe-objects.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
 import { paymentsNotConfigured } from "../platform/availability.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import { validationProblem } from "../platform/violations.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
@@ -22,6 +23,8 @@ export interface StoreCheckoutDeps {
   siteUrl: string;
   /** The ring's current key: order ids from client keys are short-lived, so older keys never matter. */
   serverSecret: string;
+  /** The order keeps the session id's keyed hash: the id itself is the purchase's credential. */
+  keys: LookupKeys;
 }
 
 /** Starts hosted checkouts for catalogue items and fees; the price is always the catalogue's. */
@@ -89,7 +92,7 @@ export class StoreCheckout {
     const expiresAt = new Date(session.expires_at * 1000).toISOString();
     await insertOrder(this.deps.db(), {
       id: orderId,
-      session_id: session.id,
+      session_hash: this.deps.keys.hash("checkout-session", session.id),
       product_id: product.id,
       quantity,
       amount: price.amount * quantity,

@@ -1,4 +1,5 @@
 import type { Sql } from "../db/sql.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
@@ -14,6 +15,7 @@ export interface StoreDownloadsDeps {
   siteUrl: string;
   /** New links are signed with `current`; links e-mailed before a rotation verify under `previous`. */
   secrets: SecretRing;
+  keys: LookupKeys;
 }
 
 /** A purchased file, ready to stream. */
@@ -41,7 +43,9 @@ export class StoreDownloads {
 
   /** By session id: 404 without a fulfilled purchase of a file, 410 once the entitlement ended. */
   async bySession(sessionId: string): Promise<PurchasedFile> {
-    const order = SESSION_ID_PATTERN.test(sessionId) ? await findOrderBySession(this.deps.db(), sessionId) : undefined;
+    const order = SESSION_ID_PATTERN.test(sessionId)
+      ? await findOrderBySession(this.deps.db(), this.deps.keys.hash("checkout-session", sessionId))
+      : undefined;
     const entitlement = order?.entitlement;
     if (!order || !entitlement)
       throw new ApiProblem(

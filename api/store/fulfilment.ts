@@ -3,6 +3,7 @@ import type { PaymentsGateway } from "../payments/stripe-client.ts";
 import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
 import type { WebhookEffect } from "../payments/webhooks.ts";
 import { randomBase62 } from "../platform/auth/agent-token.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
 import { fulfilmentStatements, recordAutomaticRefund, refundsDue } from "./sql/fulfilments.ts";
@@ -13,6 +14,7 @@ export interface StoreFulfilmentDeps {
   now: () => Date;
   catalogue: StoreCatalogue;
   payments: PaymentsGateway | null;
+  keys: LookupKeys;
   log: Logger;
 }
 
@@ -56,7 +58,7 @@ export class StoreFulfilment {
     const statements = fulfilmentStatements({
       order: {
         id: orderId,
-        session_id: session.id,
+        session_hash: this.deps.keys.hash("checkout-session", session.id),
         product_id: product.id,
         quantity,
         amount: session.amount_total ?? product.data.price.amount * quantity,
@@ -73,6 +75,8 @@ export class StoreFulfilment {
       entitlementId: `ent_${randomBase62(22)}`,
       entitlementExpiresAt: new Date(now.getTime() + product.data.entitlement_days * DAY_MS).toISOString(),
       email,
+      // The delivery e-mail links the purchase page by the session id: sealed until it is sent.
+      sealedSession: this.deps.keys.seal(session.id),
       deliveryMailId: `mail_${randomBase62(20)}`,
       refundMailId: `mail_${randomBase62(20)}`,
       at,

@@ -3,6 +3,7 @@ import { formatMoney } from "../../src/lib/money.ts";
 import type { Sql } from "../db/sql.ts";
 import { composeMail as compose, mailDay as day } from "../mail/compose.ts";
 import type { MailTemplate } from "../mail/outbox.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
 import type { StoreDownloads } from "./downloads.ts";
 import { isEntitlementActive } from "./sql/entitlements.ts";
@@ -11,6 +12,8 @@ import { findOrder } from "./sql/orders.ts";
 export interface StoreMailDeps {
   db: () => Sql;
   now: () => Date;
+  /** Opens the purchase page's session id sealed in the payload. */
+  keys: LookupKeys;
   catalogue: StoreCatalogue;
   downloads: StoreDownloads;
   siteUrl: string;
@@ -18,7 +21,10 @@ export interface StoreMailDeps {
   contactEmail: string;
 }
 
-const OrderPayload = z.object({ order_id: z.string() });
+const OrderPayload = z.object({
+  order_id: z.string(),
+  sealed: z.object({ session: z.string().optional() }).optional(),
+});
 
 /**
  * The store's e-mails, rendered when sent. The delivery e-mail carries a signed download link
@@ -29,13 +35,15 @@ export function storeMailTemplates(deps: StoreMailDeps): Record<string, MailTemp
   const signature = `${deps.serviceName} · ${deps.siteUrl} · questions: ${deps.contactEmail}`;
 
   const delivery: MailTemplate = async (payload, sentAt) => {
-    const { order_id } = OrderPayload.parse(payload);
+    const { order_id, sealed } = OrderPayload.parse(payload);
     const order = await findOrder(deps.db(), order_id);
     const entitlement = order?.entitlement;
     const product = order ? deps.catalogue.any(order.product_id) : undefined;
     if (!order || !entitlement || !product || !isEntitlementActive(entitlement, sentAt)) return null;
     const title = product.data.title;
-    const purchasePage = `${deps.siteUrl}/store/return?session_id=${order.session_id}`;
+    // The page's address is the session id, which the database keeps only sealed in this row.
+    const sessionId = sealed?.session ? deps.keys.open(sealed.session) : null;
+    const purchasePage = sessionId ? `${deps.siteUrl}/store/return?session_id=${sessionId}` : null;
     const paid = `You paid ${formatMoney({ amount: order.amount, currency: order.currency })} (order ${order.id}).`;
     if (!product.data.file) {
       return compose(
@@ -43,7 +51,9 @@ export function storeMailTemplates(deps: StoreMailDeps): Record<string, MailTemp
         [
           { text: `Thank you for paying for ${title}. ${paid}` },
           { text: "We will write to you from this address to arrange the work." },
-          { text: "Your purchase page:", link: { label: "Open your purchase", url: purchasePage } },
+          ...(purchasePage
+            ? [{ text: "Your purchase page:", link: { label: "Open your purchase", url: purchasePage } }]
+            : []),
         ],
         signature,
       );
@@ -57,10 +67,14 @@ export function storeMailTemplates(deps: StoreMailDeps): Record<string, MailTemp
           text: `Download it here (this link works until ${day(link.expiresAt.toISOString())}, as often as you like):`,
           link: { label: `Download ${title}`, url: link.url },
         },
-        {
-          text: `Your downloads stay available until ${day(entitlement.expires_at)}. After the link expires, download from your purchase page:`,
-          link: { label: "Open your purchase", url: purchasePage },
-        },
+        purchasePage
+          ? {
+              text: `Your downloads stay available until ${day(entitlement.expires_at)}. After the link expires, download from your purchase page:`,
+              link: { label: "Open your purchase", url: purchasePage },
+            }
+          : {
+              text: `Your downloads stay available until ${day(entitlement.expires_at)}. After the link expires, reply to this e-mail for a new one.`,
+            },
         { text: "Keep this e-mail private: the links in it are your access to the file." },
       ],
       signature,

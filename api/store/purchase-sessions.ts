@@ -5,6 +5,7 @@ import { PaymentsUnavailableError, paymentsProblem } from "../payments/provider-
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
 import { type CheckoutSession, StoreMetadataSchema } from "../payments/stripe-objects.ts";
 import { paymentsNotConfigured } from "../platform/availability.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { StoreCatalogue } from "./catalogue.ts";
@@ -18,6 +19,8 @@ export interface PurchaseSessionsDeps {
   catalogue: StoreCatalogue;
   payments: PaymentsGateway | null;
   fulfilment: StoreFulfilment;
+  /** Orders are found by the session id's keyed hash: the id itself is the purchase's credential. */
+  keys: LookupKeys;
   log: Logger;
 }
 
@@ -56,10 +59,11 @@ export class PurchaseSessions {
   async lookup(sessionId: string): Promise<PurchaseSession> {
     if (!SESSION_ID_PATTERN.test(sessionId)) throw sessionNotFound();
     const db = this.deps.db();
-    const order = await findOrderBySession(db, sessionId);
+    const sessionHash = this.deps.keys.hash("checkout-session", sessionId);
+    const order = await findOrderBySession(db, sessionHash);
     if (order && order.state !== "pending") {
       if (order.outcome === "sold-out" && order.refund_id === null) await this.#retryRefund(order);
-      return this.view(order);
+      return this.view(order, sessionId);
     }
     if (!this.deps.payments) throw paymentsNotConfigured();
     let session: CheckoutSession | null;
@@ -76,7 +80,7 @@ export class PurchaseSessions {
     } else if (session.status === "expired" && order) {
       await db.execute(
         settleUnpaidOrderStatement(
-          sessionId,
+          sessionHash,
           "expired",
           "expired",
           session.payment_status,
@@ -84,18 +88,21 @@ export class PurchaseSessions {
         ),
       );
     }
-    const current = await findOrderBySession(db, sessionId);
-    if (current) return this.view(current, current.state === "pending" ? session : undefined);
+    const current = await findOrderBySession(db, sessionHash);
+    if (current) return this.view(current, sessionId, current.state === "pending" ? session : undefined);
     return this.#viewUnrecorded(session, metadata.data.product_id);
   }
 
-  /** The API's view of an order; `live` overrides the provider's statuses with a fresh reading. */
-  view(order: OrderRecord, live?: CheckoutSession): PurchaseSession {
+  /**
+   * The API's view of the order of checkout session `sessionId` (the caller's: the database keeps
+   * only its hash); `live` overrides the provider's statuses with a fresh reading.
+   */
+  view(order: OrderRecord, sessionId: string, live?: CheckoutSession): PurchaseSession {
     const product = this.deps.catalogue.any(order.product_id);
     const entitlement = order.entitlement;
     const active = entitlement !== null && isEntitlementActive(entitlement, this.deps.now());
     return {
-      id: order.session_id,
+      id: sessionId,
       status: oneOf(CHECKOUT_STATUSES, live?.status ?? order.checkout_status, "open"),
       payment_status: oneOf(PAYMENT_STATUSES, live?.payment_status ?? order.payment_status, "unpaid"),
       items: [
@@ -109,7 +116,7 @@ export class PurchaseSessions {
       total: { amount: order.amount, currency: order.currency },
       delivery: { state: order.state },
       entitlement: { active, expires_at: entitlement?.expires_at ?? null },
-      ...(active && product?.data.file ? { download_url: downloadPath(order.session_id) } : {}),
+      ...(active && product?.data.file ? { download_url: downloadPath(sessionId) } : {}),
     };
   }
 
@@ -120,7 +127,7 @@ export class PurchaseSessions {
    */
   async receipt(sessionId: string): Promise<PurchaseReceipt | null> {
     if (!SESSION_ID_PATTERN.test(sessionId)) return null;
-    const order = await findOrderBySession(this.deps.db(), sessionId);
+    const order = await findOrderBySession(this.deps.db(), this.deps.keys.hash("checkout-session", sessionId));
     if (!order) return null;
     const email = order.entitlement?.email ?? order.email;
     let receiptUrl: string | null = null;

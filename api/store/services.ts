@@ -2,6 +2,7 @@ import type { Content } from "../../src/content/model.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PaymentsGateway } from "../payments/stripe-client.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { StoreCatalogue } from "./catalogue.ts";
@@ -27,14 +28,25 @@ export interface StoreDeps {
   db: () => Sql;
   now: () => Date;
   secrets: SecretRing;
+  /** Keyed hashes of checkout session ids, and the seal of the one a delivery e-mail shows. */
+  keys: LookupKeys;
   log: Logger;
   /** `null` without STRIPE_SECRET_KEY: checkout answers 503 and its capabilities drop out. */
   payments: PaymentsGateway | null;
 }
 
-export function createStoreServices({ config, content, db, now, secrets, log, payments }: StoreDeps): StoreServices {
+export function createStoreServices({
+  config,
+  content,
+  db,
+  now,
+  secrets,
+  keys,
+  log,
+  payments,
+}: StoreDeps): StoreServices {
   const catalogue = new StoreCatalogue(content, config.privateFilesDir);
-  const fulfilment = new StoreFulfilment({ db, now, catalogue, payments, log });
+  const fulfilment = new StoreFulfilment({ db, now, catalogue, payments, keys, log });
   return {
     catalogue,
     checkout: new StoreCheckout({
@@ -44,18 +56,20 @@ export function createStoreServices({ config, content, db, now, secrets, log, pa
       payments,
       siteUrl: config.siteUrl,
       serverSecret: secrets.current,
+      keys,
     }),
     fulfilment,
-    sessions: new PurchaseSessions({ db, now, catalogue, payments, fulfilment, log }),
-    downloads: new StoreDownloads({ db, now, catalogue, siteUrl: config.siteUrl, secrets }),
+    sessions: new PurchaseSessions({ db, now, catalogue, payments, fulfilment, keys, log }),
+    downloads: new StoreDownloads({ db, now, catalogue, siteUrl: config.siteUrl, secrets, keys }),
   };
 }
 
 /** What the store's e-mails need to render (api/mail-templates.ts). */
-export function storeMailDeps(store: StoreServices, { config, content, db, now }: StoreDeps): StoreMailDeps {
+export function storeMailDeps(store: StoreServices, { config, content, db, now, keys }: StoreDeps): StoreMailDeps {
   return {
     db,
     now,
+    keys,
     catalogue: store.catalogue,
     downloads: store.downloads,
     siteUrl: config.siteUrl,
@@ -65,6 +79,6 @@ export function storeMailDeps(store: StoreServices, { config, content, db, now }
 }
 
 /** The store's payment-event handlers, for the webhook table; none without a payment provider. */
-export function storeWebhooks(store: StoreServices, { db, now, log, payments }: StoreDeps) {
-  return payments ? storeWebhookHandlers({ db, now, payments, fulfilment: store.fulfilment, log }) : null;
+export function storeWebhooks(store: StoreServices, { db, now, keys, log, payments }: StoreDeps) {
+  return payments ? storeWebhookHandlers({ db, now, payments, fulfilment: store.fulfilment, keys, log }) : null;
 }

@@ -8,6 +8,7 @@ import {
   StoreMetadataSchema,
 } from "../payments/stripe-objects.ts";
 import type { WebhookEffect, WebhookHandler } from "../payments/webhooks.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import { isPaid, type StoreFulfilment } from "./fulfilment.ts";
 import { revocationStatements } from "./sql/fulfilments.ts";
@@ -18,6 +19,7 @@ export interface StoreWebhookDeps {
   now: () => Date;
   payments: PaymentsGateway;
   fulfilment: StoreFulfilment;
+  keys: LookupKeys;
   log: Logger;
 }
 
@@ -52,7 +54,7 @@ export function storeWebhookHandlers(deps: StoreWebhookDeps) {
       return {
         statements: [
           settleUnpaidOrderStatement(
-            session.id,
+            deps.keys.hash("checkout-session", session.id),
             state,
             session.status ?? (state === "expired" ? "expired" : "complete"),
             session.payment_status,

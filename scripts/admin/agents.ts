@@ -1,9 +1,19 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { defineCommand } from "citty";
 import { AgentService, type IssuedToken } from "../../api/agents/service.ts";
 import { findAgent, listAgents, listTokens, revokeToken, setTrust } from "../../api/agents/sql.ts";
+import { STANDING_FRESH_MS } from "../../api/platform/auth/standing-epoch.ts";
 import { TRUST_LEVELS, type Trust } from "../../api/platform/auth/token-owner.ts";
 import { AGENT_SCOPES } from "../../src/lib/registry.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
+import { say } from "./terminal.ts";
+
+/**
+ * Returns once every running instance has read the standing epoch the change just moved: an instance
+ * uses a reading for at most STANDING_FRESH_MS after it began (api/platform/auth/standing-epoch.ts),
+ * so after that long each of them refuses a revoked token or suspended agent from its next request.
+ */
+const everyInstanceHasSeen = () => sleep(STANDING_FRESH_MS + 10);
 
 function parseScopes(value: string): string[] {
   const scopes = value
@@ -60,7 +70,7 @@ export const tokensCommand = defineCommand({
           } else {
             throw new AdminError("Say which agent: --agent <id>, or --name <name> to register a new one");
           }
-          console.log(
+          say(
             `Agent:  ${issued.agentId}\nToken:  ${issued.token}\nId:     ${issued.tokenId}\nScopes: ${issued.scopes.join(", ")}\n\nThe token is shown this once; it is stored only as a hash.`,
           );
         }),
@@ -83,13 +93,18 @@ export const tokensCommand = defineCommand({
         ),
     }),
     revoke: defineCommand({
-      meta: { name: "revoke", description: "Revoke a token by its id (tok_…); it answers 401 from the next request." },
+      meta: {
+        name: "revoke",
+        description:
+          "Revoke a token by its id (tok_…); once this returns, every instance answers 401 to it from the next request.",
+      },
       args: { id: { type: "positional", description: "The token id", required: true } },
       run: ({ args }) =>
         withDatabase(async ({ client }) => {
           if (!(await revokeToken(client, args.id, new Date().toISOString())))
             throw new AdminError(`No active token ${args.id}`);
-          console.log(`Revoked ${args.id}.`);
+          await everyInstanceHasSeen();
+          say(`Revoked ${args.id}: every instance answers 401 to it from now on.`);
         }),
     }),
   },
@@ -113,7 +128,7 @@ export const agentsCommand = defineCommand({
 export const trustCommand = defineCommand({
   meta: {
     name: "trust",
-    description: `Set an agent's trust: ${TRUST_LEVELS.join(", ")}. A suspended agent's tokens answer 401.`,
+    description: `Set an agent's trust: ${TRUST_LEVELS.join(", ")}. Once this returns, every instance answers 401 to a suspended agent's tokens.`,
   },
   subCommands: {
     set: defineCommand({
@@ -128,7 +143,8 @@ export const trustCommand = defineCommand({
             throw new AdminError(`Trust must be one of ${TRUST_LEVELS.join(", ")}`);
           if (!(await setTrust(client, args.agent, args.level as Trust)))
             throw new AdminError(`No agent ${args.agent}`);
-          console.log(`${args.agent} is now ${args.level}.`);
+          await everyInstanceHasSeen();
+          say(`${args.agent} is now ${args.level} on every instance.`);
         }),
     }),
   },

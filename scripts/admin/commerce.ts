@@ -1,6 +1,5 @@
 import { composeCommerce } from "../../api/compose.ts";
 import { createLogger } from "../../api/platform/log.ts";
-import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 import { builtUrlMismatch, readBuiltUrls } from "../../api/site/built-for.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { type AdminContext, AdminError } from "./context.ts";
@@ -10,16 +9,16 @@ import { type AdminContext, AdminError } from "./context.ts";
  * builds them. The links in e-mails rendered here use the configured SITE_URL, so it must be the
  * one the build (and so the server, which refuses any other) was made for.
  */
-export async function commerceServices({ config, client, database }: AdminContext) {
+export async function commerceServices({ config, client, secrets, lookupKeys }: AdminContext) {
   const wrongUrl = builtUrlMismatch(await readBuiltUrls(config.distDir), config, "this command");
   if (wrongUrl) throw new AdminError(wrongUrl);
-  const secrets = await loadSecretRing(database, config);
   return composeCommerce({
     config,
     content: getContent(config.root),
     db: () => client,
     now: () => new Date(),
-    secrets,
+    secrets: await secrets(),
+    keys: await lookupKeys(),
     log: createLogger("warn"),
   });
 }

@@ -3,18 +3,18 @@ import { creditCodeHashes, normaliseCreditCode } from "../../api/checks/credit-c
 import { checkerSettingsFromConfig } from "../../api/checks/engine/settings.ts";
 import { ChecksService } from "../../api/checks/service.ts";
 import { creditLedger, findCreditCode, revokeCreditCode } from "../../api/checks/sql/credits.ts";
-import { loadSecretRing } from "../../api/platform/secret-ring.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { EmailSchema } from "../../src/schemas/common.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
+import { say, sayJson } from "./terminal.ts";
 
 /** A code given by id (cc_…) or by the code itself. */
-async function resolveCode({ client, config, database }: AdminContext, reference: string) {
+async function resolveCode({ client, secrets }: AdminContext, reference: string) {
   if (reference.startsWith("cc_")) return findCreditCode(client, { id: reference });
   const checked = normaliseCreditCode(reference);
   if (!checked.ok) throw new AdminError(`${reference} is neither a code id (cc_…) nor a valid credit code`);
   return findCreditCode(client, {
-    hashes: creditCodeHashes(await loadSecretRing(database, config), checked.normalised),
+    hashes: creditCodeHashes(await secrets(), checked.normalised),
   });
 }
 
@@ -34,7 +34,7 @@ export const creditsCommand = defineCommand({
         email: { type: "string", description: "Who it is for (kept with the code)" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client, config, database }) => {
+        withDatabase(async ({ client, config, secrets, lookupKeys }) => {
           const credits = Number(args.credits);
           if (!Number.isInteger(credits) || credits < 1 || credits > 10_000)
             throw new AdminError("Credits must be a whole number from 1 to 10000");
@@ -51,12 +51,13 @@ export const creditsCommand = defineCommand({
             siteUrl: config.siteUrl,
             docsUrl: config.docsUrl,
             pricing: content.pricing.checks,
-            secrets: await loadSecretRing(database, config),
+            secrets: await secrets(),
+            keys: await lookupKeys(),
             unlockPaths: async () => ({ checkout: false, redeem: true }),
           });
           const issued = await service.issueCode(credits, "staff", null, email?.data ?? null);
           if (!issued) throw new AdminError("The code could not be stored");
-          console.log(
+          say(
             `Code:    ${issued.code}\nId:      ${issued.id}\nCredits: ${credits}\n\nThe code is shown this once; it is stored only as an HMAC.`,
           );
         }),
@@ -73,13 +74,13 @@ export const creditsCommand = defineCommand({
           if (!code) throw new AdminError("No such credit code");
           const ledger = await creditLedger(context.client, code.id);
           if (args.json) {
-            console.log(JSON.stringify({ ...code, ledger }, null, 2));
+            sayJson({ ...code, ledger });
             return;
           }
           printRows([{ ...code, hint: `…${code.hint}` }], false);
-          console.log("");
+          say("");
           printRows(ledger, false);
-          console.log(
+          say(
             `\nLedger total ${ledger.reduce((sum, entry) => sum + entry.delta, 0)} = credits remaining ${code.credits_remaining}.`,
           );
         }),
@@ -96,7 +97,7 @@ export const creditsCommand = defineCommand({
           if (!code) throw new AdminError("No such credit code");
           if (!(await revokeCreditCode(context.client, code.id, new Date().toISOString())))
             throw new AdminError(`${code.id} was already revoked`);
-          console.log(`Revoked ${code.id} (${code.credits_remaining} credit(s) removed).`);
+          say(`Revoked ${code.id} (${code.credits_remaining} credit(s) removed).`);
         }),
     }),
   },

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { listOutbox, type MailState, makeMailDueNow } from "../../api/mail/outbox-sql.ts";
 import { type AdminContext, AdminError, printRows, withDatabase } from "./context.ts";
+import { say, sayJson } from "./terminal.ts";
 
 /** Loaded only when used: the payment SDK and mail libraries would slow every other command's start. */
 async function commerceServices(context: AdminContext) {
@@ -46,7 +47,7 @@ export const outboxCommand = defineCommand({
                   .map(async (row) => ({ id: row.id, message: await mail.render(row, now) })),
               );
           if (args.json) {
-            console.log(JSON.stringify({ data: rows, messages }, null, 2));
+            sayJson({ data: rows, messages });
             return;
           }
           printRows(
@@ -63,8 +64,8 @@ export const outboxCommand = defineCommand({
             false,
           );
           for (const { id, message } of messages) {
-            console.log(`\n--- ${id} ---`);
-            console.log(
+            say(`\n--- ${id} ---`);
+            say(
               message
                 ? `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`
                 : "(nothing to send any more: it will be cancelled)",
@@ -83,7 +84,7 @@ export const outboxCommand = defineCommand({
           if (!mail.configured)
             throw new AdminError("SMTP_URL is not set: messages stay in the outbox (see `outbox list`).");
           const report = await mail.deliverDue(100);
-          console.log(
+          say(
             `Sent ${report.sent}, retrying ${report.retried}, failed ${report.failed}, cancelled ${report.cancelled}.`,
           );
         }),
@@ -103,7 +104,7 @@ export const outboxCommand = defineCommand({
       run: ({ args }) =>
         withDatabase(async (context) => {
           const count = await makeMailDueNow(context.client, new Date().toISOString(), Boolean(args.failed));
-          console.log(`${count} message${count === 1 ? "" : "s"} due now.`);
+          say(`${count} message${count === 1 ? "" : "s"} due now.`);
         }),
     }),
   },

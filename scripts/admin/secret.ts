@@ -1,6 +1,8 @@
 import { defineCommand } from "citty";
-import { retireStoredPreviousSecrets, rotateStoredSecret } from "../../api/platform/secret-ring.ts";
+import { dropSealsOutside, loadLookupKeys } from "../../api/platform/credentials/lookup-keys.ts";
+import { loadSecretRing, retireStoredPreviousSecrets, rotateStoredSecret } from "../../api/platform/secret-ring.ts";
 import { AdminError, withDatabase } from "./context.ts";
+import { say } from "./terminal.ts";
 
 // Neither command ever prints a secret: their output ends up in terminals, shell history and tickets.
 const RESTART = "Restart every instance now: each reads the secrets only when it starts.";
@@ -32,14 +34,17 @@ export const secretCommand = defineCommand({
               "A remote database keeps no server secret: it comes from SERVER_SECRET, so rotate by environment (see `secret --help` and the runbook).",
             );
           const rotation = await rotateStoredSecret({ client: database.client, path });
+          // The database's lookup key gets its copy sealed under the new secret now (opened with the
+          // old one, still a previous key), so retiring the old one later never loses it.
+          await loadLookupKeys(database.client, await loadSecretRing(database, config));
           const kept = rotation.previousKept;
-          console.log(
+          say(
             `Stored a new server secret in ${rotation.file}. It now keeps ${kept} previous key${kept === 1 ? "" : "s"}, still accepted for credit codes and download links made before this rotation.`,
           );
-          console.log(
+          say(
             `${RESTART} Until then an instance signs with the old secret and refuses codes and links made with the new one.`,
           );
-          console.log(
+          say(
             "Only if the old secret leaked: `secret retire-previous` drops the previous keys (that voids what was made with them).",
           );
         }),
@@ -51,18 +56,22 @@ export const secretCommand = defineCommand({
           "Drop the stored previous keys (the secret file's, or those a remote database still holds from before it): credit codes and download links issued before the last rotation stop working.",
       },
       run: () =>
-        withDatabase(async ({ database, config }) => {
+        withDatabase(async ({ database, config, lookupKeys }) => {
+          // Sealed under the current secret before anything is dropped (a no-op when it already is).
+          await lookupKeys();
           const dropped = await retireStoredPreviousSecrets(database);
-          if (dropped === 0) console.log("There were no stored previous keys; nothing changed.");
+          // A retired secret (often retired because it leaked) must not open the lookup key of later copies.
+          await dropSealsOutside(database.client, await loadSecretRing(database, config));
+          if (dropped === 0) say("There were no stored previous keys; nothing changed.");
           else {
-            console.log(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}.`);
-            console.log(
+            say(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}.`);
+            say(
               `Warning: credit codes and download links issued before the last rotation stop working (unknown code, 410 link-invalid). ${RESTART}`,
             );
           }
           const fromEnv = config.serverSecretPrevious.length;
           if (fromEnv > 0)
-            console.log(
+            say(
               `SERVER_SECRET_PREVIOUS still holds ${fromEnv} key${fromEnv === 1 ? "" : "s"}: remove it from every instance's environment to retire ${fromEnv === 1 ? "it" : "them"} too.`,
             );
         }),

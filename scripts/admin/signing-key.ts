@@ -8,6 +8,7 @@ import {
   rotateStoredSigningKey,
 } from "../../api/platform/signing/signing-keys.ts";
 import { AdminError, withConfig } from "./context.ts";
+import { say } from "./terminal.ts";
 
 // No command prints a private key: their output ends up in terminals, shell history and tickets.
 const RESTART =
@@ -40,7 +41,7 @@ export const signingKeyCommand = defineCommand({
         withConfig((config) => {
           const ring = loadSigningKeys(filePath(config.database.url), config);
           for (const [index, key] of publishedKeys(ring).entries())
-            console.log(`${key.keyid}  ${index === 0 ? "current (signs requests)" : "previous (published only)"}`);
+            say(`${key.keyid}  ${index === 0 ? "current (signs requests)" : "previous (published only)"}`);
         }),
     }),
     rotate: defineCommand({
@@ -53,11 +54,11 @@ export const signingKeyCommand = defineCommand({
         withConfig(async (config) => {
           const rotation = await rotateStoredSigningKey(storedKeyPath(config, "rotate"));
           const kept = rotation.previousKept;
-          console.log(
+          say(
             `Stored a new signing key in ${rotation.file}. The directory will publish it with ${kept} previous key${kept === 1 ? "" : "s"}.`,
           );
-          console.log(RESTART);
-          console.log(
+          say(RESTART);
+          say(
             "Once verifiers have refreshed the directory (it is cached for an hour), `signing-key retire-previous` stops publishing the old keys; do it at once only if a key leaked.",
           );
         }),
@@ -71,11 +72,11 @@ export const signingKeyCommand = defineCommand({
       run: () =>
         withConfig(async (config) => {
           const dropped = await retireStoredPreviousSigningKeys(storedKeyPath(config, "retire keys"));
-          if (dropped === 0) console.log("There were no stored previous keys; nothing changed.");
-          else console.log(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}. ${RESTART}`);
+          if (dropped === 0) say("There were no stored previous keys; nothing changed.");
+          else say(`Dropped ${dropped} stored previous key${dropped === 1 ? "" : "s"}. ${RESTART}`);
           const fromEnv = config.botSigningKeyPrevious.length;
           if (fromEnv > 0)
-            console.log(
+            say(
               `BOT_SIGNING_KEY_PREVIOUS still holds ${fromEnv} key${fromEnv === 1 ? "" : "s"}: remove it from every instance's environment to stop publishing ${fromEnv === 1 ? "it" : "them"} too.`,
             );
         }),

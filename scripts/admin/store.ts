@@ -5,6 +5,7 @@ import { DELIVERY_STATES, listOrders, type OrderRecord } from "../../api/store/s
 import { findOrderByReference, resendDeliveryMail } from "../../api/store/staff.ts";
 import { formatMoney } from "../../src/lib/money.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
+import { say, sayJson } from "./terminal.ts";
 
 const json = { type: "boolean", description: "Print JSON" } as const;
 
@@ -38,7 +39,7 @@ const ordersCommand = defineCommand({
           if (args.state && !state)
             throw new AdminError(`Unknown state ${args.state}; states: ${DELIVERY_STATES.join(", ")}`);
           const orders = await listOrders(client, { limit: Number(args.limit) || 50, ...(state ? { state } : {}) });
-          if (args.json) console.log(JSON.stringify(orders, null, 2));
+          if (args.json) sayJson(orders);
           else printRows(orders.map(orderRow), false);
         }),
     }),
@@ -46,19 +47,18 @@ const ordersCommand = defineCommand({
       meta: { name: "show", description: "One order (by ord_… or cs_… id) with its entitlement and e-mails." },
       args: { order: { type: "positional", description: "Order id or checkout session id", required: true }, json },
       run: ({ args }) =>
-        withDatabase(async ({ client }) => {
-          const order = await findOrderByReference(client, args.order);
+        withDatabase(async ({ client, lookupKeys }) => {
+          const order = await findOrderByReference(client, await lookupKeys(), args.order);
           if (!order) throw new AdminError(`No order ${args.order}`);
           const mail = (await listOutbox(client, { limit: 500 }))
             .filter((row) => row.payload.order_id === order.id)
             .map(({ payload: _payload, ...row }) => row);
           if (args.json) {
-            console.log(JSON.stringify({ ...order, mail }, null, 2));
+            sayJson({ ...order, mail });
             return;
           }
           for (const [key, value] of Object.entries({
             ...orderRow(order),
-            session: order.session_id,
             payment: order.payment_intent_id,
             provider_status: `${order.checkout_status}/${order.payment_status}`,
             outcome: order.outcome,
@@ -67,9 +67,9 @@ const ordersCommand = defineCommand({
               ? `${order.entitlement.revoked_at} (${order.entitlement.revoke_reason})`
               : null,
           })) {
-            console.log(`${`${key}:`.padEnd(17)}${value ?? "-"}`);
+            say(`${`${key}:`.padEnd(17)}${value ?? "-"}`);
           }
-          console.log("\nE-mails:");
+          say("\nE-mails:");
           printRows(
             mail.map((row) => ({
               id: row.id,
@@ -90,12 +90,19 @@ const ordersCommand = defineCommand({
         to: { type: "string", description: "Send to this address instead of the buyer's" },
       },
       run: ({ args }) =>
-        withDatabase(async ({ client }) => {
-          const order = await findOrderByReference(client, args.order);
+        withDatabase(async ({ client, lookupKeys }) => {
+          const keys = await lookupKeys();
+          const order = await findOrderByReference(client, keys, args.order);
           if (!order) throw new AdminError(`No order ${args.order}`);
-          const outcome = await resendDeliveryMail(client, order, args.to ?? null, new Date());
+          // Named by its session id, the order's purchase page can be linked again (the database keeps only a hash).
+          const sealedSession = args.order.startsWith("cs_") ? keys.seal(args.order) : null;
+          const outcome = await resendDeliveryMail(client, order, args.to ?? null, new Date(), sealedSession);
           if (!outcome.ok) throw new AdminError(outcome.reason);
-          console.log(`Queued ${outcome.mailId} to ${outcome.recipient}.`);
+          say(`Queued ${outcome.mailId} to ${outcome.recipient}.`);
+          if (!sealedSession)
+            say(
+              "It carries a fresh download link; to link the purchase page too, name the order by its checkout session id (cs_…).",
+            );
         }),
     }),
   },
@@ -117,7 +124,7 @@ const entitlementsCommand = defineCommand({
             throw new AdminError("--days must be a whole number from 1 to 3650");
           const extended = await extendEntitlement(client, args.entitlement, days, new Date().toISOString());
           if (!extended) throw new AdminError(`No entitlement ${args.entitlement}`);
-          console.log(`${extended.id} now ends at ${extended.expires_at}.`);
+          say(`${extended.id} now ends at ${extended.expires_at}.`);
         }),
     }),
     revoke: defineCommand({
@@ -127,7 +134,7 @@ const entitlementsCommand = defineCommand({
         withDatabase(async ({ client }) => {
           if (!(await revokeEntitlementByStaff(client, args.entitlement, new Date().toISOString())))
             throw new AdminError(`No active entitlement ${args.entitlement}`);
-          console.log(`Revoked ${args.entitlement}.`);
+          say(`Revoked ${args.entitlement}.`);
         }),
     }),
     restore: defineCommand({
@@ -141,7 +148,7 @@ const entitlementsCommand = defineCommand({
         withDatabase(async ({ client }) => {
           if (!(await restoreEntitlement(client, args.entitlement, new Date().toISOString())))
             throw new AdminError(`No revoked entitlement ${args.entitlement}`);
-          console.log(`Restored ${args.entitlement}.`);
+          say(`Restored ${args.entitlement}.`);
         }),
     }),
   },

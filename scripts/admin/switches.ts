@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { listSwitches, setSwitch } from "../../api/platform/state/switches-sql.ts";
 import { SWITCH_NAMES, type SwitchName } from "../../src/lib/switches.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
+import { say } from "./terminal.ts";
 
 export const switchesCommand = defineCommand({
   meta: {
@@ -36,7 +37,7 @@ export const switchesCommand = defineCommand({
             args.by ?? config.staffUser,
             new Date().toISOString(),
           );
-          console.log(`${args.name} is now ${args.state}.`);
+          say(`${args.name} is now ${args.state}.`);
         }),
     }),
   },

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { countRows, exportAgentWaitlist, exportSignups } from "../../api/waitlists/sql.ts";
 import { fieldsOf, printRows, withDatabase } from "./context.ts";
+import { safeLines, say, write } from "./terminal.ts";
 
 /** RFC 4180 CSV; cells that a spreadsheet would run as formulas are prefixed with a quote (OWASP CSV injection). */
 export function toCsv(typed: readonly object[]): string {
@@ -36,10 +37,11 @@ export const waitlistsCommand = defineCommand({
             args.list === "people" ? await exportSignups(client) : await exportAgentWaitlist(client);
           const text = args.format === "json" ? `${JSON.stringify(rows, null, 2)}\n` : toCsv(rows);
           if (args.out) {
-            await writeFile(args.out, text, { mode: 0o600 });
-            console.log(`Wrote ${rows.length} ${args.list === "people" ? "signups" : "agent entries"} to ${args.out}.`);
+            // The same characters as on a terminal: whoever reads the file reads it on one too.
+            await writeFile(args.out, safeLines(text), { mode: 0o600 });
+            say(`Wrote ${rows.length} ${args.list === "people" ? "signups" : "agent entries"} to ${args.out}.`);
           } else {
-            process.stdout.write(text);
+            write(text);
           }
         }),
     }),
@@ -53,7 +55,7 @@ export const waitlistsCommand = defineCommand({
             agents: await countRows(client, "agent_waitlist_entries"),
             survey_answers: await countRows(client, "agent_survey_answers"),
           };
-          if (args.json) console.log(JSON.stringify(counts));
+          if (args.json) say(JSON.stringify(counts));
           else printRows([counts], false);
         }),
     }),

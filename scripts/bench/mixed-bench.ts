@@ -8,7 +8,8 @@ import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { startFixtureProcess } from "./checks-bench.ts";
 import { BENCH_AGENT_ENTRY, seedAgents } from "./lib/agents.ts";
-import { type LoadResult, type MixedRequest, runLoad } from "./lib/load.ts";
+import { runLoad } from "./lib/load.ts";
+import type { LoadResult, MixedRequest } from "./lib/load-shapes.ts";
 import { startProcess } from "./lib/processes.ts";
 import { type BenchSection, fmt } from "./lib/report.ts";
 

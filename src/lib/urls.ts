@@ -13,6 +13,7 @@ export const paths = {
   archivedPolicy: (key: string, version: string) => `/archive/policies/${key}/${version}`,
   archivedPolicyJson: (key: string, version: string) => `/api/v1/archive/policies/${key}/${version}`,
   article: (slug: string) => `/articles/${slug}`,
+  articleMarkdown: (slug: string) => `/articles/${slug}.md`,
   articleJson: (slug: string) => `/api/v1/articles/${slug}`,
   record: (slug: string) => `/records/${slug}`,
   recordJson: (slug: string) => `/api/v1/records/${slug}`,

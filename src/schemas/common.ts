@@ -1,11 +1,48 @@
 import { z } from "zod";
 
 /**
+ * Characters no free-text field takes, anywhere: the C0 controls with DEL and the C1 controls
+ * (NUL, which SQLite text cuts a value at; ESC and CSI, which start terminal escape sequences on a
+ * staff terminal that prints the value), and Unicode's bidirectional controls (U+061C, U+200E,
+ * U+200F, U+202A–U+202E, U+2066–U+2069), which make text read in another order than it is stored
+ * ("Trojan Source", CVE-2021-42574). As a JSON Schema pattern's character class, so the published
+ * schema refuses exactly what the server does.
+ */
+export const REFUSED_IN_TEXT = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
+/** The same with line breaks and tabs allowed, for the few fields that take paragraphs. */
+const REFUSED_IN_PARAGRAPHS =
+  "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
+export const FREE_TEXT_PATTERN = `^[^${REFUSED_IN_TEXT}]*$`;
+export const PARAGRAPHS_PATTERN = `^[^${REFUSED_IN_PARAGRAPHS}]*$`;
+
+/**
+ * The one refinement every free-text field shares (through `text`): a value holding a refused
+ * character is a 422 whose pointer names the field, and whose message names the character and
+ * where it is, since most of them are invisible.
+ */
+export function refuseUnsafeCharacters(paragraphs = false) {
+  const refused = new RegExp(`[${paragraphs ? REFUSED_IN_PARAGRAPHS : REFUSED_IN_TEXT}]`, "u");
+  const allowed = paragraphs ? "" : " (line breaks and tabs included)";
+  return (value: string, context: z.RefinementCtx) => {
+    const found = refused.exec(value);
+    if (!found) return;
+    const codePoint = found[0].codePointAt(0) ?? 0;
+    context.addIssue({
+      code: "custom",
+      message: `must not contain control or bidirectional-override characters${allowed}: found U+${codePoint.toString(16).toUpperCase().padStart(4, "0")} at character ${codePointLength(value.slice(0, found.index)) + 1}`,
+    });
+  };
+}
+
+/**
  * A string bounded in Unicode code points. JSON Schema's `minLength`/`maxLength` count code points,
  * zod's `.min()`/`.max()` count UTF-16 units; counting code points here keeps the published schema
- * and the server's validation in exact agreement (an emoji is one character in both).
+ * and the server's validation in exact agreement (an emoji is one character in both). Free text
+ * refuses control and bidirectional-override characters (`refuseUnsafeCharacters`); `paragraphs`
+ * lets line breaks and tabs through.
  */
-export function text(min: number, max: number) {
+export function text(min: number, max: number, options: { paragraphs?: boolean } = {}) {
+  const paragraphs = options.paragraphs ?? false;
   return z
     .string()
     .refine(
@@ -15,7 +52,8 @@ export function text(min: number, max: number) {
       },
       min === max ? `must be exactly ${min} characters` : `must be ${min} to ${max} characters long`,
     )
-    .meta({ minLength: min, maxLength: max });
+    .superRefine(refuseUnsafeCharacters(paragraphs))
+    .meta({ minLength: min, maxLength: max, pattern: paragraphs ? PARAGRAPHS_PATTERN : FREE_TEXT_PATTERN });
 }
 
 export function codePointLength(value: string): number {
@@ -39,17 +77,21 @@ export const SlugSchema = z
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case letters and digits joined by single hyphens");
 
 /**
- * Control characters (C0, DEL and C1: NUL, BEL, ESC…). An address holding one would reach the
- * outbox's SMTP envelope and a staff terminal (`admin outbox list`), where ESC starts a terminal
- * escape sequence.
+ * An e-mail address that the mail transport (nodemailer) sends to exactly as written, so the
+ * delivery goes to the address stored and shown: an ASCII dot-atom local part (RFC 5321's atext:
+ * letters, digits and ``!#$%&'*+/=?^_`{|}~-``, dots only between them), `@`, and a dotted domain of letters, digits and inner hyphens whose last label has at
+ * least two letters (the API description's rule). Everything else is refused rather than
+ * rewritten: a comma, `<`, `:` or parentheses make the transport read other recipients or a display
+ * name; spaces, controls and invisible or direction-changing characters (U+200B, U+00AD, U+202E…)
+ * hide what the address is; a domain in Unicode is sent in its `xn--` form and must be written so;
+ * a local part outside ASCII needs SMTPUTF8 all the way and makes the transport rewrite the domain.
+ * The domain's case is the one difference the transport makes (it lower-cases it), and DNS ignores
+ * case (RFC 5321 §2.4). test/schemas/email-transport.test.ts proves all of it with nodemailer's own
+ * parser on every e-mail field.
  */
-const CONTROL_CHARACTERS = "\\u0000-\\u001f\\u007f-\\u009f";
-
-/**
- * An e-mail address as the API description defines it: a local part, `@`, a dotted domain whose
- * last label has at least two letters; at most 320 characters; no white space or control characters.
- */
-export const EMAIL_PATTERN = `^[^\\s@${CONTROL_CHARACTERS}]+@[^\\s@.${CONTROL_CHARACTERS}]+(?:\\.[^\\s@.${CONTROL_CHARACTERS}]+)*\\.[A-Za-z]{2,}$`;
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
+const DOMAIN_LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+export const EMAIL_PATTERN = `^${ATEXT}+(?:\\.${ATEXT}+)*@(?:${DOMAIN_LABEL}\\.)+[A-Za-z]{2,63}$`;
 export const EmailSchema = z
   .string()
   .max(320, "must be at most 320 characters")

@@ -83,8 +83,8 @@ describe("payments with two instances on one database", () => {
     expect(await count("SELECT COUNT(*) AS n FROM payment_events WHERE id = ?", [String(paid.event.id)])).toBe(1);
     expect(
       await count(
-        "SELECT COUNT(*) AS n FROM store_fulfilments f JOIN store_orders o ON o.id = f.order_id WHERE o.session_id = ?",
-        [sessionId],
+        "SELECT COUNT(*) AS n FROM store_fulfilments f JOIN store_orders o ON o.id = f.order_id WHERE o.email = ?",
+        ["both@example.com"],
       ),
     ).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM mail_outbox WHERE recipient = 'both@example.com'")).toBe(1);

@@ -5,7 +5,7 @@ import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
-import { insertLockedReports } from "../helpers/reports.ts";
+import { insertLockedReports, lookupKeysOf } from "../helpers/reports.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let first: RunningServer;
@@ -64,7 +64,7 @@ describe("two server processes on one database", () => {
   it("spend a three-credit code on exactly three of twelve reports redeemed through both", async () => {
     // Reports straight into the shared database (checking a site needs an allowance; this is about the credits).
     const client = createClient({ url: databaseUrl });
-    const reports = await insertLockedReports(client, 12);
+    const reports = await insertLockedReports(client, await lookupKeysOf(databaseUrl), 12);
     client.close();
     const { execFile } = await import("node:child_process");
     const issued = await new Promise<string>((resolve, reject) =>

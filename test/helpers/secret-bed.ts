@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { hashCreditCode, normaliseCreditCode } from "../../api/checks/credit-codes.ts";
 import { creditCodeHash } from "../../api/checks/sql/credits.ts";
 import { insertReport } from "../../api/checks/sql/reports.ts";
+import { FileSql } from "../../api/db/file-sql.ts";
 import { verifyDownloadToken } from "../../api/store/download-links.ts";
 import type { ReadinessResult } from "../../src/schemas/report.ts";
 import { checkSite } from "../api/checks/engine/_helpers.ts";
@@ -16,6 +17,31 @@ import { type AdminRun, runAdminCommand } from "./admin-cli.ts";
 import { expectProblem } from "./agents.ts";
 import { mimePart, type SmtpSink, startSmtpSink } from "./smtp.ts";
 import { createStoreApp, downloadLinkPath, entitlementOf, nextAddress, type StoreTestApp } from "./store.ts";
+
+/**
+ * Every value a copy of a database file shows: each text in every table, the strings inside JSON
+ * texts (payloads, lists), and every BLOB as hex.
+ */
+export async function everyStoredValue(file: string): Promise<string[]> {
+  const copy = new FileSql(file, 5_000);
+  try {
+    const tables = (await copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((row) =>
+      String(row.name),
+    );
+    const values = new Set<string>();
+    for (const table of tables)
+      for (const row of (await copy.execute(`SELECT * FROM "${table}"`)).rows)
+        for (const value of Object.values(row)) {
+          if (typeof value === "string") {
+            values.add(value);
+            for (const inner of value.match(/[A-Za-z0-9_.~-]{16,}/g) ?? []) values.add(inner);
+          } else if (value instanceof Uint8Array) values.add(Buffer.from(value).toString("hex"));
+        }
+    return [...values];
+  } finally {
+    copy.close();
+  }
+}
 
 /** A credit code and a download link, as one instance of the service issued them. */
 export interface Issued {
@@ -92,7 +118,8 @@ export class SecretBed {
   async newReport(app: StoreTestApp): Promise<string> {
     const id = randomUUID();
     if (!this.#template) throw new Error("start the bed first");
-    await insertReport(app.t.services.database.client, id, this.#template, new Date().toISOString());
+    const { database, keys } = app.t.services;
+    await insertReport(database.client, keys.hash("report", id), this.#template, new Date().toISOString());
     return id;
   }
 
@@ -134,12 +161,14 @@ export class SecretBed {
 
   /** Starts a pack purchase for a new report, pays it, and returns the payment's id. */
   async payForPack(app: StoreTestApp, email: string): Promise<string> {
-    const response = await app.t.send(
-      "POST",
-      `/api/v1/checks/${await this.newReport(app)}/checkout`,
-      { purchase: "pack", pack: "pack-5", email },
-      { "x-forwarded-for": nextAddress() },
-    );
+    return this.payForReport(app, await this.newReport(app), { purchase: "pack", pack: "pack-5", email });
+  }
+
+  /** Starts a purchase for the report (`check-checkout` body), pays it, and returns the payment's id. */
+  async payForReport(app: StoreTestApp, reportId: string, body: Record<string, string>): Promise<string> {
+    const response = await app.t.send("POST", `/api/v1/checks/${reportId}/checkout`, body, {
+      "x-forwarded-for": nextAddress(),
+    });
     expect(response.status).toBe(200);
     const intentId = ((await response.json()) as { client_secret: string }).client_secret.split("_secret_")[0] ?? "";
     await app.fake.succeedIntent(intentId);

@@ -108,11 +108,15 @@ export async function countRows(
   return Number(row?.n ?? 0);
 }
 
+/** What the database keeps for a checkout session id: its keyed hash (the id itself is a credential). */
+export const sessionKey = (store: StoreTestApp, sessionId: string): string =>
+  store.t.services.keys.hash("checkout-session", sessionId);
+
 /** The id of the entitlement a paid checkout session opened. */
 export async function entitlementOf(store: StoreTestApp, sessionId: string): Promise<string> {
   const row = await store.t.services.database.client.queryOne({
-    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
-    args: [sessionId],
+    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_hash = ?",
+    args: [sessionKey(store, sessionId)],
   });
   return String(row?.id);
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { outboxCommand } from "../../scripts/admin/outbox.ts";
 import { storeCommands } from "../../scripts/admin/store.ts";
 import { type AdminRun, runAdmin, runAdminCommand } from "../helpers/admin-cli.ts";
-import { createStoreApp, type StoreTestApp } from "../helpers/store.ts";
+import { createStoreApp, type StoreTestApp, sessionKey } from "../helpers/store.ts";
 
 let store: StoreTestApp;
 let sessionId: string;
@@ -29,8 +29,8 @@ beforeAll(async () => {
   sessionId = await store.buy("agent-readiness-checklist", { email: "staff-test@example.com" });
   await store.fake.pay(sessionId);
   const row = await store.t.services.database.client.queryOne({
-    sql: "SELECT o.id AS order_id, e.id AS entitlement_id FROM store_orders o JOIN store_entitlements e ON e.order_id = o.id WHERE o.session_id = ?",
-    args: [sessionId],
+    sql: "SELECT o.id AS order_id, e.id AS entitlement_id FROM store_orders o JOIN store_entitlements e ON e.order_id = o.id WHERE o.session_hash = ?",
+    args: [sessionKey(store, sessionId)],
   });
   orderId = String(row?.order_id);
   entitlementId = String(row?.entitlement_id);
@@ -69,7 +69,8 @@ describe("npm run admin: the store", () => {
     expect(JSON.parse(list.stdout)).toEqual([
       expect.objectContaining({
         id: orderId,
-        session_id: sessionId,
+        // Only the keyed hash of the session id is stored: the id itself grants the download.
+        session_hash: sessionKey(store, sessionId),
         state: "fulfilled",
         entitlement: expect.objectContaining({ id: entitlementId }),
       }),

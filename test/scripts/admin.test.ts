@@ -76,7 +76,9 @@ describe("npm run admin", { timeout: 90_000 }, () => {
         revoked_at: null,
       }),
     ]);
-    expect((await admin("tokens", "revoke", tokenId)).stdout).toContain(`Revoked ${tokenId}.`);
+    expect((await admin("tokens", "revoke", tokenId)).stdout).toContain(
+      `Revoked ${tokenId}: every instance answers 401`,
+    );
     expect((await admin("tokens", "revoke", tokenId)).code).toBe(1);
     expect((await admin("trust", "set", agentId, "verified")).stdout).toContain("is now verified");
     expect((await admin("trust", "set", agentId, "godlike")).stderr).toContain("Trust must be one of");

@@ -66,7 +66,7 @@ export type UnlockMark = { source: "credit" } | { source: "payment"; ref: string
  */
 export function spendCreditStatements(
   codeHash: string,
-  reportId: string,
+  reportKey: string,
   at: string,
   nonce: string,
   mark: UnlockMark = { source: "credit" },
@@ -76,31 +76,32 @@ export function spendCreditStatements(
       sql: `UPDATE credit_codes SET credits_remaining = credits_remaining - 1
              WHERE code_hash = ? AND revoked_at IS NULL AND credits_remaining > 0
                AND EXISTS (SELECT 1 FROM check_reports WHERE id = ? AND unlocked_at IS NULL)`,
-      args: [codeHash, reportId],
+      args: [codeHash, reportKey],
     },
     {
       sql: "UPDATE check_reports SET unlocked_at = ?, unlock_source = ?, unlock_ref = ? WHERE id = ? AND unlocked_at IS NULL AND changes() = 1",
-      args: [at, mark.source, mark.source === "payment" ? mark.ref : nonce, reportId],
+      args: [at, mark.source, mark.source === "payment" ? mark.ref : nonce, reportKey],
     },
     {
       sql: "INSERT INTO credit_ledger (code_id, report_id, delta, reason, nonce, at) SELECT id, ?, -1, 'redeemed', ?, ? FROM credit_codes WHERE code_hash = ? AND changes() = 1",
-      args: [reportId, nonce, at, codeHash],
+      args: [reportKey, nonce, at, codeHash],
     },
   ];
 }
 
 /** Spends one credit of the code on the report (see `spendCreditStatements`), then reads back what happened. */
-export async function redeemCredit(sql: Sql, codeHash: string, reportId: string, at: string): Promise<Redemption> {
+/** `reportKey` is the report's keyed hash (StoredReport.key), as check_reports and the ledger keep it. */
+export async function redeemCredit(sql: Sql, codeHash: string, reportKey: string, at: string): Promise<Redemption> {
   const nonce = randomUUID();
   const results = await sql.batch(
     [
-      ...spendCreditStatements(codeHash, reportId, at, nonce),
+      ...spendCreditStatements(codeHash, reportKey, at, nonce),
       {
         sql: `SELECT (SELECT credits_remaining FROM credit_codes WHERE code_hash = ?) AS remaining,
                      (SELECT revoked_at IS NOT NULL FROM credit_codes WHERE code_hash = ?) AS revoked,
                      (SELECT COUNT(*) FROM credit_ledger WHERE nonce = ?) AS spent,
                      (SELECT unlocked_at IS NOT NULL FROM check_reports WHERE id = ?) AS unlocked`,
-        args: [codeHash, codeHash, nonce, reportId],
+        args: [codeHash, codeHash, nonce, reportKey],
       },
     ],
     "write",

@@ -2,6 +2,7 @@ import type { Row, Sql, SqlStatement } from "../../db/sql.ts";
 
 export interface CheckPaymentRecord {
   payment_id: string;
+  /** The report's keyed hash (StoredReport.key), as check_reports keeps it. */
   report_id: string;
   purchase: "unlock" | "pack";
   pack_id: string | null;

@@ -2,6 +2,7 @@ import type { H3Event } from "h3";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
 import { ApiProblem } from "../problem.ts";
 import { hashToken, hasValidChecksum, sameHash } from "./agent-token.ts";
+import { type StandingEpoch, standsAt } from "./standing-epoch.ts";
 import type { TokenOwner } from "./token-owner.ts";
 import type { TokenOwnerCache } from "./token-owner-cache.ts";
 
@@ -19,6 +20,8 @@ export interface AgentAuthDeps {
   findOwner: (hash: Uint8Array) => Promise<TokenOwner | null>;
   limiter: RateLimiter;
   cache: TokenOwnerCache;
+  /** Whether a cached owner still stands: a revocation anywhere moves it (standing-epoch.ts). */
+  epoch: StandingEpoch;
 }
 
 /** Why this owner may not act with this scope, or null when it may. */
@@ -31,19 +34,21 @@ function refusal(owner: TokenOwner, scope: string | null): { detail: string; ins
 }
 
 /**
- * The owner of the bearer token in this `Authorization` value when it is already in memory and may
- * act with the scope; undefined when finding out needs the database or the answer is a refusal
- * (`authenticateBearer` gives those). No I/O: hot routes answer from it.
+ * The owner of the bearer token in this `Authorization` value when it is already in memory, read
+ * no earlier than the standing `epoch` of this turn, and may act with the scope; undefined when
+ * finding out needs the database or the answer is a refusal (`authenticateBearer` gives those). No
+ * I/O: hot routes answer from it.
  */
 export function ownerInMemory(
   header: string | undefined,
   cache: TokenOwnerCache,
   scope: string | null,
+  epoch: number,
 ): TokenOwner | undefined {
   const token = header ? BEARER.exec(header)?.[1] : undefined;
   if (!token) return undefined;
   const owner = cache.get(token);
-  return owner && !refusal(owner, scope) ? owner : undefined;
+  return owner && standsAt(owner.standingEpoch, epoch) && !refusal(owner, scope) ? owner : undefined;
 }
 
 /**
@@ -60,17 +65,21 @@ export async function authenticateAgent(
   return authenticateBearer(event.req.headers.get("authorization"), deps, address, scope);
 }
 
-/** The same, from the `Authorization` header's value (MCP tools read it from the transport's request). */
+/** Where an HTTP client gets a token; an MCP client is told its tool instead (api/mcp/routes.ts). */
+export const TOKEN_SOURCE_HTTP = "from POST /api/v1/agents/register";
+
+/**
+ * The same, from the `Authorization` header's value (MCP tools read it from the transport's request).
+ * `tokenSource` ends the 401's sentence "get one …", in the terms of the transport the caller uses.
+ */
 export async function authenticateBearer(
   header: string | null,
   deps: AgentAuthDeps,
   address: string,
   scope: string | null,
+  tokenSource = TOKEN_SOURCE_HTTP,
 ): Promise<TokenOwner> {
-  if (!header)
-    throw unauthorized(
-      "Send an agent token as Authorization: Bearer <token>; get one from POST /api/v1/agents/register.",
-    );
+  if (!header) throw unauthorized(`Send an agent token as Authorization: Bearer <token>; get one ${tokenSource}.`);
   const token = BEARER.exec(header)?.[1];
   if (!token)
     throw await failedPresentation(
@@ -80,12 +89,18 @@ export async function authenticateBearer(
       "invalid_request",
     );
   let owner = deps.cache.get(token);
+  // A revocation or suspension made anywhere since the owner was read: read it again.
+  if (owner && !standsAt(owner.standingEpoch, await deps.epoch.current())) owner = undefined;
   if (!owner) {
     // The checksum rejects typos and random strings without a database lookup (a cached owner's
     // token had a valid one, or it would not have been found).
     if (!hasValidChecksum(token)) throw await failedPresentation(deps, address, "This is not an agent token.");
     const hash = hashToken(token);
-    owner = (await deps.findOwner(hash)) ?? undefined;
+    owner =
+      (await deps.epoch.alongside(
+        () => deps.findOwner(hash),
+        (found) => found?.standingEpoch ?? null,
+      )) ?? undefined;
     if (!owner || !sameHash(owner.tokenHash, hash))
       throw await failedPresentation(deps, address, "This token is not known.");
     deps.cache.set(token, owner);

@@ -9,9 +9,14 @@ interface Entry {
 
 /**
  * Token owners read in the last `ttlMs`, so a busy agent does not cost a database read per request.
- * The lifetime bounds staleness: a token revoked or an agent suspended elsewhere (the staff CLI,
- * another instance) is refused within `ttlMs`, the same bound as staff switches. Writes this
- * instance makes to an agent's standing drop its entries at once. Unknown tokens are never cached.
+ * A revocation or suspension made anywhere (the staff CLI, another instance) is not left to the
+ * lifetime: each owner carries the standing epoch it was read under, and one older than the
+ * instance's latest reading of the epoch is read again (standing-epoch.ts): the refusal holds
+ * within a quarter of a second everywhere, and from the next request once the staff command that
+ * made it has returned. The
+ * lifetime bounds what an agent's own writes on another instance leave stale (its waiting-list and
+ * survey dates); writes this instance makes to an agent's standing drop its entries at once.
+ * Unknown tokens are never cached.
  *
  * Keyed by the presented token itself, not its hash: hashing on every request cost about 16 µs on
  * the benchmark machine, more than the rest of the token check together. The database still keeps

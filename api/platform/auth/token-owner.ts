@@ -25,4 +25,6 @@ export interface TokenOwner {
   waitlistJoinedAt: string | null;
   surveyAnsweredAt: string | null;
   surveyVersion: string | null;
+  /** The agents' standing epoch when this was read, in the same statement (standing-epoch.ts). */
+  standingEpoch: number;
 }

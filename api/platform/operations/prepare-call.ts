@@ -29,6 +29,8 @@ export interface CallSource {
   readBody(schema: z.ZodType, optional: boolean): Promise<unknown>;
   /** Told the RateLimit headers each time a limit is counted. */
   onLimits?: (headers: Record<string, string>) => void;
+  /** How a caller without a token gets one, in its transport's terms (bearer.ts's TOKEN_SOURCE_HTTP when absent). */
+  tokenSource?: string;
 }
 
 /**
@@ -47,7 +49,13 @@ async function prepareCall<Id extends OperationId, Found>(
   const { authentication } = operation;
   const agent =
     authentication.type === "bearer"
-      ? await authenticateBearer(source.headers.get("authorization"), deps.auth, source.address, authentication.scope)
+      ? await authenticateBearer(
+          source.headers.get("authorization"),
+          deps.auth,
+          source.address,
+          authentication.scope,
+          source.tokenSource,
+        )
       : null;
   const subject = agent?.tokenId ?? source.address;
   if (operation.rateLimit) await limits.count(operation.rateLimit, subject);

@@ -1,5 +1,5 @@
 import type { Sql, SqlStatement } from "../../db/sql.ts";
-import { cancelQueuedMailStatement, queueMailStatement } from "../../mail/outbox-sql.ts";
+import { cancelQueuedMailStatement, queueMailStatement, SEALED } from "../../mail/outbox-sql.ts";
 import { insertOrderStatement, type NewOrder } from "./orders.ts";
 
 export interface FulfilmentPlan {
@@ -12,12 +12,32 @@ export interface FulfilmentPlan {
   entitlementExpiresAt: string;
   /** Where the delivery e-mail goes; no e-mail without one. */
   email: string | null;
+  /** The checkout session id sealed (`LookupKeys.seal`), for the delivery e-mail's purchase-page link. */
+  sealedSession: string;
   deliveryMailId: string;
   refundMailId: string;
   at: string;
 }
 
 export const deliveryMailKey = (orderId: string) => `store-delivery:${orderId}`;
+
+/**
+ * What a delivery e-mail's outbox row holds: ids, and the purchase page's session id sealed under
+ * `SEALED` (the outbox drops it once the message is sent or cancelled). No session, no link to
+ * the purchase page: the e-mail still carries its download link.
+ */
+export function deliveryPayload(
+  order: { id: string; product_id: string },
+  entitlementId: string,
+  sealedSession: string | null,
+): Record<string, unknown> {
+  return {
+    order_id: order.id,
+    entitlement_id: entitlementId,
+    product_id: order.product_id,
+    ...(sealedSession ? { [SEALED]: { session: sealedSession } } : {}),
+  };
+}
 export const refundMailKey = (orderId: string) => `store-sold-out-refund:${orderId}`;
 
 /**
@@ -94,7 +114,7 @@ export function fulfilmentStatements(plan: FulfilmentPlan): SqlStatement[] {
     },
   );
   if (plan.email) {
-    const payload = { order_id: order.id, entitlement_id: plan.entitlementId, product_id: order.product_id };
+    const payload = deliveryPayload(order, plan.entitlementId, plan.sealedSession);
     statements.push(
       queueMailStatement(
         {

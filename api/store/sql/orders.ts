@@ -6,7 +6,8 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface NewOrder {
   id: string;
-  session_id: string;
+  /** The keyed hash of the checkout session id (`LookupKeys.hash("checkout-session", …)`): the id itself is a credential. */
+  session_hash: string;
   product_id: string;
   quantity: number;
   amount: number;
@@ -68,7 +69,7 @@ function toOrderRecord(row: Row): OrderRecord {
   const outcome = textOrNull(row.outcome);
   return {
     id: text(row.id),
-    session_id: text(row.session_id),
+    session_hash: text(row.session_hash),
     product_id: text(row.product_id),
     quantity: Number(row.quantity),
     amount: Number(row.amount),
@@ -97,11 +98,11 @@ const ORDER_RECORD = `SELECT o.*, f.outcome, f.refund_id,
 /** Records a new order; does nothing when it is already there (the fulfilment may have written it first). */
 export function insertOrderStatement(order: NewOrder): SqlStatement {
   return {
-    sql: `INSERT INTO store_orders (id, session_id, product_id, quantity, amount, currency, email, state, checkout_status, payment_status, payment_intent_id, expires_at, created_at, updated_at)
+    sql: `INSERT INTO store_orders (id, session_hash, product_id, quantity, amount, currency, email, state, checkout_status, payment_status, payment_intent_id, expires_at, created_at, updated_at)
           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     args: [
       order.id,
-      order.session_id,
+      order.session_hash,
       order.product_id,
       order.quantity,
       order.amount,
@@ -121,8 +122,9 @@ export async function insertOrder(sql: Sql, order: NewOrder): Promise<void> {
   await sql.execute(insertOrderStatement(order));
 }
 
-export async function findOrderBySession(sql: Sql, sessionId: string): Promise<OrderRecord | undefined> {
-  const row = await sql.queryOne({ sql: `${ORDER_RECORD} WHERE o.session_id = ?`, args: [sessionId] });
+/** The order of a checkout session, by the session id's keyed hash. */
+export async function findOrderBySession(sql: Sql, sessionHash: string): Promise<OrderRecord | undefined> {
+  const row = await sql.queryOne({ sql: `${ORDER_RECORD} WHERE o.session_hash = ?`, args: [sessionHash] });
   return row ? toOrderRecord(row) : undefined;
 }
 
@@ -153,14 +155,14 @@ export async function listOrders(sql: Sql, options: { state?: DeliveryState; lim
  * order never goes back, whatever order the events arrive in.
  */
 export function settleUnpaidOrderStatement(
-  sessionId: string,
+  sessionHash: string,
   state: "failed" | "expired",
   checkoutStatus: string,
   paymentStatus: string,
   at: string,
 ): SqlStatement {
   return {
-    sql: "UPDATE store_orders SET state = ?, checkout_status = ?, payment_status = ?, updated_at = ? WHERE session_id = ? AND state = 'pending'",
-    args: [state, checkoutStatus, paymentStatus, at, sessionId],
+    sql: "UPDATE store_orders SET state = ?, checkout_status = ?, payment_status = ?, updated_at = ? WHERE session_hash = ? AND state = 'pending'",
+    args: [state, checkoutStatus, paymentStatus, at, sessionHash],
   };
 }

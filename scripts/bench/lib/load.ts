@@ -1,39 +1,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import type { LoadOptions, LoadResult } from "./load-shapes.ts";
 import { runWrk, wrkAvailable } from "./wrk.ts";
 
 const run = promisify(execFile);
-
-export interface LoadResult {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  non2xx: number;
-  total: number;
-  statusCodes: Record<string, number>;
-}
-
-export interface LoadOptions {
-  url: string;
-  connections?: number;
-  seconds?: number;
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  /** Rotated per request: distinct bodies. */
-  bodies?: string[];
-  /** Rotated per request: distinct headers (e.g. one token per agent). */
-  headerSets?: Record<string, string>[];
-  /** Rotated per request, replacing method, path, headers and body: a mixed workload against `url`'s origin. */
-  requests?: MixedRequest[];
-}
-
-export interface MixedRequest {
-  method: "GET" | "POST";
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
 
 const useWrk = wrkAvailable();
 /** Which load generator the figures come from; wrk when installed (`apt-get install wrk`). */

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { LoadOptions, LoadResult } from "./load.ts";
+import type { LoadOptions, LoadResult } from "./load-shapes.ts";
 
 const run = promisify(execFile);
 

@@ -62,7 +62,7 @@ export function pageMarkdownArtifacts(ctx: BuildContext): Artifact[] {
     md("/docs.md", docsHomeMarkdown(ctx)),
     ...articles.map((article) =>
       md(
-        `/articles/${article.slug}.md`,
+        paths.articleMarkdown(article.slug),
         `# ${article.data.title}\n\n> ${article.data.description}\n\n${article.data.author}, ${article.data.published_at.slice(0, 10)}\n\n${article.body.trimEnd()}\n`,
       ),
     ),

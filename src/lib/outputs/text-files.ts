@@ -4,7 +4,11 @@ import { type Artifact, type BuildContext, TYPES } from "./artifact.ts";
 import { docMarkdown, docPage } from "./docs.ts";
 import { publishedProducts } from "./store.ts";
 
-/** `/llms.txt` per llmstxt.org: H1, blockquote summary, then H2 file lists of Markdown links. */
+/**
+ * `/llms.txt` per llmstxt.org: H1, blockquote summary, then H2 file lists of Markdown links. The few
+ * links that are not Markdown (discovery documents in JSON, the one-file text) say so in their name,
+ * as the introduction promises; test/api/site/discovery-files.test.ts holds every link to its label.
+ */
 export function llmsTxt(ctx: BuildContext): string {
   const { service, policies, articles } = ctx.content;
   const link = (title: string, url: string, note: string) => `- [${title}](${url}): ${note}`;
@@ -15,7 +19,7 @@ export function llmsTxt(ctx: BuildContext): string {
     "",
     service.description,
     "",
-    `Every page below is Markdown. Discovery starts at ${absolute(ctx.siteUrl, "/capabilities.json")} (what works now) and ${absolute(ctx.siteUrl, "/.well-known/api-catalog")}.`,
+    `Every link below leads to Markdown, except those whose name says JSON or plain text. Discovery starts at ${absolute(ctx.siteUrl, "/capabilities.json")} (what works now) and ${absolute(ctx.siteUrl, "/.well-known/api-catalog")}.`,
     "",
   ];
   for (const group of buildSidebar(ctx.content.docs)) {
@@ -28,14 +32,16 @@ export function llmsTxt(ctx: BuildContext): string {
   lines.push("## API and discovery", "");
   lines.push(
     link(
-      "Capabilities",
+      "Capabilities (JSON)",
       absolute(ctx.siteUrl, "/capabilities.json"),
       "every capability that works now, with endpoint, method and authentication",
     ),
   );
-  lines.push(link("Agents", absolute(ctx.siteUrl, "/agents.json"), "registration, scopes and tools for agents"));
-  lines.push(link("API catalog", absolute(ctx.siteUrl, "/.well-known/api-catalog"), "RFC 9727 linkset of the API"));
-  lines.push(link("Pricing", absolute(ctx.siteUrl, "/pricing.json"), "plans and published prices"));
+  lines.push(link("Agents (JSON)", absolute(ctx.siteUrl, "/agents.json"), "registration, scopes and tools for agents"));
+  lines.push(
+    link("API catalog (JSON)", absolute(ctx.siteUrl, "/.well-known/api-catalog"), "RFC 9727 linkset of the API"),
+  );
+  lines.push(link("Pricing (JSON)", absolute(ctx.siteUrl, "/pricing.json"), "plans and published prices"));
   lines.push(
     link(
       "Monitoring",
@@ -46,7 +52,7 @@ export function llmsTxt(ctx: BuildContext): string {
   lines.push(link("Documentation index (JSON)", absolute(ctx.siteUrl, "/api/v1/docs"), "every page with its version"));
   lines.push(
     link(
-      "OpenAPI",
+      "OpenAPI (JSON)",
       absolute(ctx.siteUrl, "/openapi.json"),
       "OpenAPI 3.1 description of every endpoint, body, status and error",
     ),
@@ -54,7 +60,7 @@ export function llmsTxt(ctx: BuildContext): string {
   lines.push(link("AGENTS.md", absolute(ctx.siteUrl, "/AGENTS.md"), "how an agent should work with this service"));
   lines.push(
     link(
-      "AI catalog",
+      "AI catalog (JSON)",
       absolute(ctx.siteUrl, "/.well-known/ai-catalog.json"),
       "the MCP server, the API and the skills, for agent registries",
     ),
@@ -62,7 +68,7 @@ export function llmsTxt(ctx: BuildContext): string {
   if (service.publish.agent_skills)
     lines.push(
       link(
-        "Agent skills",
+        "Agent skills index (JSON)",
         absolute(ctx.siteUrl, "/.well-known/agent-skills/index.json"),
         "step-by-step skills with digests",
       ),
@@ -87,11 +93,15 @@ export function llmsTxt(ctx: BuildContext): string {
   }
   lines.push("", "## Optional", "");
   lines.push(
-    link("Full documentation in one file", absolute(ctx.siteUrl, "/llms-full.txt"), "every page, in reading order"),
+    link(
+      "Full documentation in one file (plain text)",
+      absolute(ctx.siteUrl, "/llms-full.txt"),
+      "every page's Markdown, in reading order",
+    ),
   );
   for (const article of articles) {
     lines.push(
-      link(article.data.title, absolute(ctx.siteUrl, paths.articleJson(article.slug)), article.data.description),
+      link(article.data.title, absolute(ctx.siteUrl, paths.articleMarkdown(article.slug)), article.data.description),
     );
   }
   return `${lines.join("\n")}\n`;

@@ -46,7 +46,7 @@ export const SERVICE_OPERATIONS = [
     method: "POST",
     path: "/mcp",
     summary:
-      "The MCP server (Streamable HTTP, stateless): tools, resources (docs, policies, skills) and prompts as JSON-RPC",
+      "The MCP server (Streamable HTTP, stateless): tools, resources and resource templates (docs by path, policies and skills by slug) and prompts as JSON-RPC",
     capability: "mcp",
     authentication: none,
     switch: "mcp",

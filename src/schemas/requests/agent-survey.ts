@@ -30,7 +30,7 @@ function answerSchema(question: SurveyQuestion): z.ZodType {
       return boundedArray(option, 1, question.max_choices ?? question.options.length, "choices");
     }
     case "text":
-      return text(1, question.max_length);
+      return text(1, question.max_length, { paragraphs: true });
     case "scale":
       return z.int().min(question.min).max(question.max);
     case "boolean":

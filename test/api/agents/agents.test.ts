@@ -4,6 +4,7 @@ import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
 import { countRows } from "../../../api/waitlists/sql.ts";
 import { bearer, expectProblem, registerAgent, validEntry } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { validSurveyAnswers } from "../../helpers/request-schemas.ts";
 import { validateAgainstPublishedSchema } from "../../helpers/site.ts";
 
 let t: TestApp;
@@ -266,7 +267,7 @@ describe("POST /api/v1/agents/survey", () => {
 
   it("answers 201 to valid answers and 409 to a second answer", async () => {
     const { token } = await registerAgent(t);
-    const answers = await validSurveyAnswers();
+    const answers = validSurveyAnswers(t.services.content.survey);
     const first = await t.send("POST", "/api/v1/agents/survey", survey(answers), bearer(token));
     expect(first.status).toBe(201);
     expect(validateAgainstPublishedSchema("agent-survey-received", await first.json())).toEqual([]);
@@ -299,23 +300,16 @@ describe("POST /api/v1/agents/survey", () => {
     const { agent_id } = await registerAgent(t);
     const { token } = await t.services.agents.issueToken(agent_id, ["waitlist:write"], null);
     await expectProblem(
-      await t.send("POST", "/api/v1/agents/survey", survey(await validSurveyAnswers()), bearer(token)),
+      await t.send(
+        "POST",
+        "/api/v1/agents/survey",
+        survey(validSurveyAnswers(t.services.content.survey)),
+        bearer(token),
+      ),
       403,
       "insufficient-scope",
     );
   });
-
-  async function validSurveyAnswers(): Promise<Record<string, unknown>> {
-    const answers: Record<string, unknown> = {};
-    for (const question of t.services.content.survey.questions) {
-      if (question.type === "single") answers[question.id] = question.options[0]?.value;
-      if (question.type === "multiple") answers[question.id] = [question.options[0]?.value];
-      if (question.type === "text") answers[question.id] = "We read llms.txt first.";
-      if (question.type === "scale") answers[question.id] = question.min;
-      if (question.type === "boolean") answers[question.id] = true;
-    }
-    return answers;
-  }
 });
 
 describe("GET /api/v1/agents/me", () => {

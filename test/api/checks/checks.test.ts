@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditLedger, findCreditCode } from "../../../api/checks/sql/credits.ts";
-import { findReport } from "../../../api/checks/sql/reports.ts";
 import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
 import { startAgentReadySite } from "../../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../../fixtures/sites/serve.ts";
 import { expectProblem } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { copyReport } from "../../helpers/reports.ts";
+import { copyReport, readReport } from "../../helpers/reports.ts";
 import { validateAgainstPublishedSchema } from "../../helpers/site.ts";
 
 let site: FixtureSite;
@@ -194,7 +193,8 @@ describe("POST /api/v1/checks/{id}/redeem", () => {
 
   it("unlocks exactly three of ten reports redeemed at once with a three-credit code, and the ledger balances", async () => {
     const templateId = await newReport();
-    const ids = await Promise.all(Array.from({ length: 10 }, () => copyReport(t.services.database.client, templateId)));
+    const reports = { db: t.services.database.client, keys: t.services.keys };
+    const ids = await Promise.all(Array.from({ length: 10 }, () => copyReport(reports, templateId)));
     const issued = await t.services.checks.issueCode(3, "staff", null, null);
     const statuses = await Promise.all(
       ids.map((id, index) =>
@@ -210,7 +210,7 @@ describe("POST /api/v1/checks/{id}/redeem", () => {
     );
     expect(statuses.filter((status) => status === 200)).toHaveLength(3);
     expect(statuses.filter((status) => status === 409)).toHaveLength(7);
-    const unlocked = (await Promise.all(ids.map((id) => findReport(t.services.database.client, id)))).filter(
+    const unlocked = (await Promise.all(ids.map((id) => readReport(reports, id)))).filter(
       (report) => report?.unlocked_at !== null,
     );
     expect(unlocked).toHaveLength(3);
@@ -223,6 +223,6 @@ describe("POST /api/v1/checks/{id}/redeem", () => {
         .filter((entry) => entry.reason === "redeemed")
         .map((entry) => entry.report_id)
         .sort(),
-    ).toEqual(unlocked.map((report) => report?.id).sort());
+    ).toEqual(unlocked.map((report) => report?.key).sort());
   });
 });

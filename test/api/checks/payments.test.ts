@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentCodeId } from "../../../api/checks/fulfilment.ts";
 import { creditLedger, findCreditCode } from "../../../api/checks/sql/credits.ts";
 import { findCheckPayment } from "../../../api/checks/sql/payments.ts";
-import { findReport } from "../../../api/checks/sql/reports.ts";
 import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
 import { startAgentReadySite } from "../../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../../fixtures/sites/serve.ts";
 import { expectProblem } from "../../helpers/agents.ts";
 import { creditCodeIn } from "../../helpers/credit-code.ts";
-import { copyReport } from "../../helpers/reports.ts";
+import { copyReport, readReport } from "../../helpers/reports.ts";
 import { validateAgainstPublishedSchema } from "../../helpers/site.ts";
 import { mimePart, type SmtpSink, startSmtpSink } from "../../helpers/smtp.ts";
 import { countRows, createStoreApp, nextAddress, type StoreTestApp } from "../../helpers/store.ts";
@@ -24,11 +23,12 @@ const checkout = (id: string, body: unknown) =>
 const redeem = (id: string, code: string) =>
   store.t.send("POST", `/api/v1/checks/${id}/redeem`, { code }, { "x-forwarded-for": nextAddress() });
 const db = () => store.t.services.database.client;
+const reports = () => ({ db: db(), keys: store.t.services.keys });
 
 /** A new locked report (a copy of one real check of the fixture site). */
 async function newReport(): Promise<string> {
   if (!templateId) throw new Error("no report to copy");
-  return copyReport(db(), templateId);
+  return copyReport(reports(), templateId);
 }
 
 /** Starts a payment through the API and returns its intent id (from the client secret). */
@@ -81,10 +81,10 @@ describe("POST /api/v1/checks/{id}/checkout", () => {
     });
     // Asked again (a double click): the same payment, not a second one.
     expect((await startPayment(id, { purchase: "unlock", email: "ada@example.com" })).intentId).toBe(intentId);
-    expect((await findReport(db(), id))?.unlocked_at).toBeNull();
+    expect((await readReport(reports(), id))?.unlocked_at).toBeNull();
 
     await store.fake.succeedIntent(intentId);
-    const report = await findReport(db(), id);
+    const report = await readReport(reports(), id);
     expect(report?.unlock_source).toBe("payment");
     const read = (await (await store.t.send("GET", `/api/v1/checks/${id}`)).json()) as {
       locked: boolean;
@@ -92,7 +92,11 @@ describe("POST /api/v1/checks/{id}/checkout", () => {
     };
     expect(read.locked).toBe(false);
     expect(read.details?.length).toBeGreaterThan(30);
-    expect(await findCheckPayment(db(), intentId)).toMatchObject({ status: "succeeded", amount: 900, report_id: id });
+    expect(await findCheckPayment(db(), intentId)).toMatchObject({
+      status: "succeeded",
+      amount: 900,
+      report_id: store.t.services.keys.hash("report", id),
+    });
     const [receipt, ...more] = await mailTo("ada@example.com");
     expect(more).toEqual([]);
     expect(receipt).toContain("You paid €9.00");
@@ -112,7 +116,7 @@ describe("POST /api/v1/checks/{id}/checkout", () => {
       200,
     );
 
-    expect((await findReport(db(), id))?.unlock_source).toBe("payment");
+    expect((await readReport(reports(), id))?.unlock_source).toBe("payment");
     expect(await countRows(store, "credit_codes", "source_ref = ?", [intentId])).toBe(1);
     const code = await findCreditCode(db(), { id: paymentCodeId(intentId) });
     expect(code).toMatchObject({ credits_total: 5, credits_remaining: 4 });
@@ -166,8 +170,8 @@ describe("POST /api/v1/checks/{id}/checkout", () => {
         (await store.deliver(store.fake.sign(store.fake.state.refund({ payment_intent: intentId }).event))).status,
       ).toBe(200);
     }
-    expect((await findReport(db(), unlockReport))?.unlocked_at).toBeNull();
-    expect((await findReport(db(), packReport))?.unlocked_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await readReport(reports(), unlockReport))?.unlocked_at).toBeNull();
+    expect((await readReport(reports(), packReport))?.unlocked_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const code = await findCreditCode(db(), { id: paymentCodeId(pack.intentId) });
     expect(code).toMatchObject({ credits_remaining: 0 });
     expect(code?.revoked_at).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -176,7 +180,7 @@ describe("POST /api/v1/checks/{id}/checkout", () => {
 
   it("unlocks through the hosted page for people when the buyer returns before the webhook, and the late webhook changes nothing", async () => {
     const id = await newReport();
-    const report = await findReport(db(), id);
+    const report = await readReport(reports(), id);
     if (!report) throw new Error("no report");
     const { url } = await store.t.services.checkPayments.startHosted(report, {
       purchase: "pack",
@@ -192,7 +196,7 @@ describe("POST /api/v1/checks/{id}/checkout", () => {
     expect(await store.t.services.checkPayments.confirmHosted(await newReport(), sessionId)).toBe("unknown");
     expect(await store.t.services.checkPayments.confirmHosted(id, "cs_test_nosuchsession")).toBe("unknown");
     expect(await store.t.services.checkPayments.confirmHosted(id, sessionId)).toBe("paid");
-    expect((await findReport(db(), id))?.unlock_source).toBe("payment");
+    expect((await readReport(reports(), id))?.unlock_source).toBe("payment");
     expect((await store.deliver(completed)).status).toBe(200);
     const intentId = String(store.fake.state.sessions.get(sessionId)?.json.payment_intent);
     expect(

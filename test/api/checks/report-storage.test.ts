@@ -42,11 +42,17 @@ describe("stored readiness reports", () => {
     expect(JSON.parse(String(row?.details))).toEqual(result.details);
 
     const { details, ...summary } = result;
-    const locked = await findReport(sql, "00000000-0000-4000-8000-000000000001");
+    const locked = await findReport(
+      sql,
+      "00000000-0000-4000-8000-000000000001",
+      "00000000-0000-4000-8000-000000000001",
+    );
     expect(locked).toMatchObject({ summary, details: null, unlocked_at: null });
 
     expect(await unlockReport(sql, "00000000-0000-4000-8000-000000000001", "staff", "test", AT)).toBe(true);
-    expect(await findReport(sql, "00000000-0000-4000-8000-000000000001")).toMatchObject({
+    expect(
+      await findReport(sql, "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000001"),
+    ).toMatchObject({
       summary,
       details,
       unlocked_at: AT,
@@ -70,7 +76,7 @@ describe("stored readiness reports", () => {
         AT,
       ],
     });
-    const read = await findReport(sql, "00000000-0000-4000-8000-000000000002");
+    const read = await findReport(sql, "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000002");
     expect(read?.details).toEqual(result.details);
     expect(read?.summary.suite_version).toBe("2026.10.0");
 
@@ -88,6 +94,8 @@ describe("stored readiness reports", () => {
         AT,
       ],
     });
-    await expect(findReport(sql, "00000000-0000-4000-8000-000000000003")).rejects.toThrow(/score/);
+    await expect(
+      findReport(sql, "00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000003"),
+    ).rejects.toThrow(/score/);
   });
 });

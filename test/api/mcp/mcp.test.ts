@@ -129,16 +129,23 @@ describe("the MCP endpoint", () => {
     );
   });
 
-  it("asks for the agent token on tools that act for a registration", async () => {
-    const response = await rpc({
-      jsonrpc: "2.0",
-      id: 5,
-      method: "tools/call",
-      params: { name: "read_agent_standing", arguments: {} },
-    });
-    const { result } = (await response.json()) as { result: { isError: boolean; content: { text: string }[] } };
-    expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ status: 401, code: "unauthorized" });
+  it("asks for the agent token on tools that act for a registration, naming the register_agent tool", async () => {
+    for (const name of ["read_agent_standing", "join_agent_waitlist"]) {
+      const response = await rpc({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name, arguments: {} } });
+      const { result } = (await response.json()) as { result: { isError: boolean; content: { text: string }[] } };
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(result.content[0]?.text ?? "{}"), name).toMatchObject({
+        status: 401,
+        code: "unauthorized",
+        detail:
+          "Send an agent token as Authorization: Bearer <token>; get one with the register_agent tool (or from POST /api/v1/agents/register).",
+      });
+    }
+    // Over HTTP the same refusal names the HTTP route.
+    const problem = await expectProblem(await t.send("GET", "/api/v1/agents/me"), 401, "unauthorized");
+    expect(problem.detail).toBe(
+      "Send an agent token as Authorization: Bearer <token>; get one from POST /api/v1/agents/register.",
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { toNodeHandler } from "h3/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,6 +104,33 @@ describe("MCP resources", () => {
       expect(contents).toEqual([{ uri: sample.uri, mimeType: "text/markdown", text: twin }]);
       expect(sample.size).toBe(Buffer.byteLength(twin));
     }
+  });
+
+  it("offers a URI template per kind (doc by path, policy and skill by slug) that expands to the listed URIs", async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    const siteUrl = running.t.config.siteUrl;
+    expect(resourceTemplates.map(({ name, uriTemplate, mimeType }) => ({ name, uriTemplate, mimeType }))).toEqual([
+      { name: "docs", uriTemplate: `${siteUrl}/docs/{+path}.md`, mimeType: "text/markdown" },
+      { name: "policies", uriTemplate: `${siteUrl}/policies/{slug}.md`, mimeType: "text/markdown" },
+      { name: "skills", uriTemplate: `${siteUrl}/.well-known/agent-skills/{slug}/SKILL.md`, mimeType: "text/markdown" },
+    ]);
+    const templates = resourceTemplates.map((template) => ({
+      name: template.name,
+      uri: new UriTemplate(template.uriTemplate),
+    }));
+    const { resources } = await client.listResources();
+    for (const resource of resources) {
+      // The kind's template, filled in with what the resource's name says, gives back its URI.
+      const [kind, ...rest] = resource.name.split("/");
+      const template = templates.find((candidate) => candidate.name === kind);
+      const value = rest.join("/");
+      expect(template?.uri.expand(kind === "docs" ? { path: value } : { slug: value }), resource.name).toBe(
+        resource.uri,
+      );
+    }
+    const filledIn = templates.find((template) => template.name === "docs")?.uri.expand({ path: "store/downloads" });
+    const { contents } = await client.readResource({ uri: filledIn ?? "" });
+    expect(contents).toEqual([{ uri: filledIn, mimeType: "text/markdown", text: await markdownTwin(filledIn ?? "") }]);
   });
 
   it("refuses an unknown resource URI with an Invalid Params error naming the URI", async () => {

@@ -10,29 +10,12 @@ import { secretFileFor } from "../../../api/platform/secret-file.ts";
 import { loadSecretRing } from "../../../api/platform/secret-ring.ts";
 import { signDownloadToken, verifyDownloadToken } from "../../../api/store/download-links.ts";
 import { backupCommand } from "../../../scripts/admin/backup.ts";
-import { useSecretBed } from "../../helpers/secret-bed.ts";
+import { everyStoredValue, useSecretBed } from "../../helpers/secret-bed.ts";
 
 const SECRET_A = "env-secret-a-0123456789abcdefghijklmnop";
 const SECRET_X = "env-secret-x-0123456789abcdefghijklmnop";
 
 const bed = useSecretBed();
-
-/** Every text value in every table of a database file: what anyone holding a copy of it can read. */
-async function everyStoredText(file: string): Promise<string[]> {
-  const copy = new FileSql(file, 5_000);
-  try {
-    const tables = (await copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((row) =>
-      String(row.name),
-    );
-    const texts = new Set<string>();
-    for (const table of tables)
-      for (const row of (await copy.execute(`SELECT * FROM "${table}"`)).rows)
-        for (const value of Object.values(row)) if (typeof value === "string") texts.add(value);
-    return [...texts];
-  } finally {
-    copy.close();
-  }
-}
 
 describe("the generated server secret", () => {
   it("is kept in a 0600 file beside the database, so neither the database nor an `admin backup` copy can forge a download link or a credit code", async () => {
@@ -61,7 +44,7 @@ describe("the generated server secret", () => {
     expect(backedUp.code).toBe(0);
     expect(backedUp.stdout).toContain(`The copy holds no server secret: back up ${secretFileFor(bed.databaseFile)}`);
     for (const file of [bed.databaseFile, backup]) {
-      const texts = await everyStoredText(file);
+      const texts = await everyStoredValue(file);
       expect(texts.length, file).toBeGreaterThan(50);
       expect(
         texts.filter((text) => text.includes(secrets.current)),
@@ -93,7 +76,7 @@ describe("the generated server secret", () => {
     expect(after.t.services.secrets).toEqual({ current: secret, previous: [SECRET_X] });
     await bed.expectWorking(after, old);
     await after.close();
-    expect((await everyStoredText(bed.databaseFile)).filter((text) => text.includes(secret))).toEqual([]);
+    expect((await everyStoredValue(bed.databaseFile)).filter((text) => text.includes(secret))).toEqual([]);
     expect(JSON.parse(readFileSync(secretFileFor(bed.databaseFile), "utf8"))).toEqual({
       current: secret,
       previous: [SECRET_X],

@@ -109,6 +109,35 @@ describe("discovery files", () => {
     expect(full.length).toBeGreaterThan(text.length);
   });
 
+  it("links Markdown everywhere in llms.txt but where a link's name says JSON or plain text, as it promises", async () => {
+    const text = await (await get("/llms.txt")).text();
+    expect(text).toContain("Every link below leads to Markdown, except those whose name says JSON or plain text.");
+    const links = [...text.matchAll(/^- \[([^\]]+)\]\((https?:[^)]+)\)/gm)].map(([, name = "", url = ""]) => ({
+      name,
+      url,
+    }));
+    const served = await Promise.all(
+      links.map(async ({ name, url }) => {
+        const type = (await get(local(url))).headers.get("content-type") ?? "";
+        const said = /\(JSON\)$/.test(name) ? "json" : /\(plain text\)$/.test(name) ? "text" : "markdown";
+        const is = /^application\/([a-z.+-]*\+)?json\b/.test(type)
+          ? "json"
+          : type.startsWith("text/markdown")
+            ? "markdown"
+            : type.startsWith("text/plain")
+              ? "text"
+              : type;
+        return { name, url, said, is };
+      }),
+    );
+    expect(served.filter((link) => link.said !== link.is)).toEqual([]);
+    // Pages with a Markdown twin (the articles among them) are linked as Markdown, never as their JSON.
+    expect(served.filter((link) => link.said === "markdown").length).toBeGreaterThan(30);
+    expect(served.filter((link) => new URL(link.url).pathname.startsWith("/api/v1/articles/"))).toEqual([]);
+    for (const article of testApp.services.content.articles)
+      expect(links.map((link) => link.url)).toContain(`${siteUrl()}/articles/${article.slug}.md`);
+  });
+
   it("serves every agent skill with the digest the index declares", async () => {
     const index = (await (await get("/.well-known/agent-skills/index.json")).json()) as {
       $schema: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectProblem } from "../../helpers/agents.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { captureLog } from "../../helpers/log-lines.ts";
-import { countRows, createStoreApp, type StoreTestApp } from "../../helpers/store.ts";
+import { countRows, createStoreApp, type StoreTestApp, sessionKey } from "../../helpers/store.ts";
 
 let store: StoreTestApp;
 const logged = captureLog("warn");
@@ -35,7 +35,9 @@ describe("POST /api/v1/store/{id}/checkout", () => {
       purpose: "store",
       order_id: expect.stringMatching(/^ord_/),
     });
-    expect(await countRows(store, "store_orders", "session_id = ? AND state = 'pending'", [body.id])).toBe(1);
+    expect(
+      await countRows(store, "store_orders", "session_hash = ? AND state = 'pending'", [sessionKey(store, body.id)]),
+    ).toBe(1);
   });
 
   it("accepts no body at all", async () => {
@@ -164,7 +166,7 @@ describe("POST /api/v1/store/{id}/checkout", () => {
       )
     ).json()) as { id: string };
     expect(second.id).toBe(first.id);
-    expect(await countRows(store, "store_orders", "session_id = ?", [first.id])).toBe(1);
+    expect(await countRows(store, "store_orders", "session_hash = ?", [sessionKey(store, first.id)])).toBe(1);
     const other = (await (
       await store.t.send(
         "POST",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDownloadToken } from "../../../api/store/download-links.ts";
 import { expectProblem } from "../../helpers/agents.ts";
-import { createStoreApp, readSession, type StoreTestApp } from "../../helpers/store.ts";
+import { createStoreApp, readSession, type StoreTestApp, sessionKey } from "../../helpers/store.ts";
 
 const DAY = 86_400_000;
 let offset = 0;
@@ -18,8 +18,8 @@ beforeAll(async () => {
   sessionId = await store.buy("agent-readiness-checklist", { email: "reader@example.com" });
   await store.fake.pay(sessionId);
   const row = await store.t.services.database.client.queryOne({
-    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
-    args: [sessionId],
+    sql: "SELECT e.id FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_hash = ?",
+    args: [sessionKey(store, sessionId)],
   });
   entitlementId = String(row?.id);
   file = await readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md"));

@@ -10,6 +10,7 @@ import {
   entitlementOf,
   readSession,
   type StoreTestApp,
+  sessionKey,
   WEBHOOK_SECRET,
 } from "../../helpers/store.ts";
 
@@ -21,15 +22,17 @@ beforeEach(() => {
 });
 
 const checklist = () => readFile(join(process.cwd(), "content/files/agent-readiness-checklist.md"));
-const orderOf = (sessionId: string) => ["store_orders", "session_id = ?", [sessionId]] as const;
+const orderOf = (sessionId: string) => ["store_orders", "session_hash = ?", [sessionKey(store, sessionId)]] as const;
 const fulfilmentsOf = async (sessionId: string) =>
-  countRows(store, "store_fulfilments", "order_id = (SELECT id FROM store_orders WHERE session_id = ?)", [sessionId]);
+  countRows(store, "store_fulfilments", "order_id = (SELECT id FROM store_orders WHERE session_hash = ?)", [
+    sessionKey(store, sessionId),
+  ]);
 const deliveryMails = async (sessionId: string) =>
   countRows(
     store,
     "mail_outbox",
-    "kind = 'store-delivery' AND json_extract(payload, '$.order_id') = (SELECT id FROM store_orders WHERE session_id = ?)",
-    [sessionId],
+    "kind = 'store-delivery' AND json_extract(payload, '$.order_id') = (SELECT id FROM store_orders WHERE session_hash = ?)",
+    [sessionKey(store, sessionId)],
   );
 
 describe("a purchase, from checkout to the downloaded file", () => {
@@ -186,6 +189,30 @@ describe("the webhook's signature", () => {
     expect(await countRows(store, "payment_events", "id = ?", [String(signed.event.id)])).toBe(0);
     expect(await fulfilmentsOf(id)).toBe(0);
     expect((await store.deliver({ ...signed, header: datedAhead(60) })).status).toBe(200);
+    expect(await fulfilmentsOf(id)).toBe(1);
+  });
+
+  it("refuses a header with two t= timestamps, whichever of them the signature covers", async () => {
+    store.autoDeliver = false;
+    const id = await store.buy("agent-readiness-checklist", { email: "twice-dated@example.com" });
+    const signed = await store.fake.pay(id);
+    const now = Math.floor(Date.now() / 1000);
+    const signedAt = (timestamp: number) =>
+      Stripe.webhooks.generateTestHeaderString({ payload: signed.payload, secret: WEBHOOK_SECRET, timestamp });
+    // The SDK verifies against the last t=; a reader of the first would see a current time on a
+    // signature made for tomorrow (the probe of issue 24), or the other way round.
+    const signature = (header: string) => header.slice(header.indexOf(",") + 1);
+    for (const header of [
+      `t=${now},${signedAt(now + 86_400)}`,
+      `${signedAt(now)},t=${now}`,
+      `t=${now},t=${now},${signature(signedAt(now))}`,
+    ]) {
+      const problem = await expectProblem(await store.deliver({ ...signed, header }), 400, "invalid-webhook-signature");
+      expect(problem.detail).toContain("more than one t=");
+    }
+    expect(await countRows(store, "payment_events", "id = ?", [String(signed.event.id)])).toBe(0);
+    expect(await fulfilmentsOf(id)).toBe(0);
+    expect((await store.deliver({ ...signed, header: signedAt(now) })).status).toBe(200);
     expect(await fulfilmentsOf(id)).toBe(1);
   });
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimDueMail } from "../../../api/mail/outbox-sql.ts";
 import { mimePart, type SmtpSink, startSmtpSink } from "../../helpers/smtp.ts";
-import { countRows, createStoreApp, type StoreTestApp } from "../../helpers/store.ts";
+import { countRows, createStoreApp, type StoreTestApp, sessionKey } from "../../helpers/store.ts";
 
 let offset = 0;
 let smtp: SmtpSink;
@@ -50,8 +50,8 @@ describe("the delivery e-mail", () => {
     expect(html).toContain(`href="${link}"`);
     const ends = (
       await store.t.services.database.client.queryOne({
-        sql: "SELECT e.expires_at FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_id = ?",
-        args: [id],
+        sql: "SELECT e.expires_at FROM store_entitlements e JOIN store_orders o ON o.id = e.order_id WHERE o.session_hash = ?",
+        args: [sessionKey(store, id)],
       })
     )?.expires_at;
     expect(text).toContain(`stay available until ${new Date(String(ends)).toUTCString().slice(0, 16)}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageServicesFor } from "../../../api/page-services.ts";
 import { maskEmail } from "../../../api/store/purchase-sessions.ts";
-import { createStoreApp, type StoreTestApp } from "../../helpers/store.ts";
+import { createStoreApp, type StoreTestApp, sessionKey } from "../../helpers/store.ts";
 
 // What the checkout return page shows besides the purchase: the order number, where the e-mail
 // went (masked: the page's address is the only key to it) and the provider's receipt.
@@ -54,8 +54,8 @@ describe("the receipt on the checkout return page", () => {
 
 async function paymentIntentOf(sessionId: string): Promise<string> {
   const row = await store.t.services.database.client.queryOne({
-    sql: "SELECT payment_intent_id FROM store_orders WHERE session_id = ?",
-    args: [sessionId],
+    sql: "SELECT payment_intent_id FROM store_orders WHERE session_hash = ?",
+    args: [sessionKey(store, sessionId)],
   });
   return String(row?.payment_intent_id);
 }
