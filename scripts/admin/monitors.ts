@@ -5,6 +5,7 @@ import { countRuns } from "../../api/monitors/runs-sql.ts";
 import { listMonitors, type MonitorState, stopMonitor } from "../../api/monitors/sql.ts";
 import { createLogger } from "../../api/platform/log.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
+import { complain, say } from "./terminal.ts";
 
 const STATES: readonly MonitorState[] = ["pending", "active", "stopped"];
 
@@ -59,7 +60,7 @@ export const monitorsCommand = defineCommand({
         withDatabase(async ({ client }) => {
           const stopped = await stopMonitor(client, args.id, new Date().toISOString(), "stopped by staff");
           if (!stopped) throw new AdminError(`No running monitor ${args.id}; \`monitors list\` shows the ids.`);
-          console.log(`Stopped watching ${stopped.host}.`);
+          say(`Stopped watching ${stopped.host}.`);
         }),
     }),
     "run-due": defineCommand({
@@ -75,12 +76,12 @@ export const monitorsCommand = defineCommand({
           const services = await composeServices(config, createLogger("warn"));
           close = () => services.database.close();
           const report = await services.scheduler.runDue();
-          console.log(
+          say(
             `Recorded ${report.recorded} run${report.recorded === 1 ? "" : "s"}, queued ${report.alerts} alert${report.alerts === 1 ? "" : "s"}${report.superseded > 0 ? `; ${report.superseded} finished after their lease passed on and were dropped` : ""}.`,
           );
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
-          console.error(error.message);
+          complain(error.message);
           process.exitCode = 1;
         } finally {
           close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_AGENT_SCOPES } from "../../src/lib/registry.ts";
 import { FREE_TEXT_PATTERN, PARAGRAPHS_PATTERN } from "../../src/schemas/common.ts";
-import { bearer, expectProblem, registerAgent } from "../helpers/agents.ts";
+import { bearer, expectProblem } from "../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   entry,
@@ -49,6 +50,8 @@ const FREE_TEXT_FIELDS: Record<string, (text: string) => [string, unknown, strin
     "#/tools_used/0",
   ],
   "check-input#/domain": (text) => ["check-input", { domain: text }, "#/domain"],
+  "monitor-input#/domain": (text) => ["monitor-input", { domain: text, email: "ada@example.com" }, "#/domain"],
+  "agent-monitor-input#/domain": (text) => ["agent-monitor-input", { domain: text }, "#/domain"],
   "waitlist#/name": (text) => ["waitlist", { ...waitlist, name: text }, "#/name"],
   "waitlist#/interests/*": (text) => ["waitlist", { ...waitlist, interests: ["docs", text] }, "#/interests/1"],
 };
@@ -110,7 +113,7 @@ describe("free-text fields", () => {
 
   it.each(ACCEPTED)("take %s, in the published schema and on the server alike", (text) => {
     for (const [field, place] of Object.entries({ ...FREE_TEXT_FIELDS, ...PARAGRAPH_FIELDS })) {
-      if (field === "check-input#/domain") continue;
+      if (field.endsWith("#/domain")) continue;
       expect(verdict(...dropPointer(place(text))), field).toBe("accepted");
     }
   });
@@ -124,6 +127,8 @@ const ENDPOINTS: Record<string, { path: string; auth: boolean }> = {
   "agent-waitlist-entry": { path: "/api/v1/agents/waitlist", auth: true },
   "agent-survey": { path: "/api/v1/agents/survey", auth: true },
   "check-input": { path: "/api/v1/checks", auth: false },
+  "monitor-input": { path: "/api/v1/monitors", auth: false },
+  "agent-monitor-input": { path: "/api/v1/agents/monitors", auth: true },
   waitlist: { path: "/api/v1/waitlist", auth: false },
 };
 
@@ -133,7 +138,9 @@ describe("the API, given a control or bidirectional-override character in any fr
   let client = 0;
   beforeAll(async () => {
     t = await createTestApp();
-    token = (await registerAgent(t)).token;
+    // One token for every agent body: the default scopes, and monitors:write for the agents' monitors.
+    const identity = { ...registration, operator_type: "company" as const };
+    token = (await t.services.agents.register(identity, "staff", [...DEFAULT_AGENT_SCOPES, "monitors:write"])).token;
   });
   afterAll(() => t.close());
 
@@ -157,7 +164,7 @@ describe("the API, given a control or bidirectional-override character in any fr
       ]);
     }
     const stored = await t.services.database.client.execute(
-      "SELECT agent_name AS text FROM agents UNION ALL SELECT name FROM waitlist_signups UNION ALL SELECT use_cases FROM agent_waitlist_entries",
+      "SELECT agent_name AS text FROM agents UNION ALL SELECT name FROM waitlist_signups UNION ALL SELECT use_cases FROM agent_waitlist_entries UNION ALL SELECT host FROM monitors",
     );
     expect(stored.rows.map((row) => row.text)).toEqual(["Scout"]);
   });
