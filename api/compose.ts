@@ -81,7 +81,7 @@ export function composeCommerce({ config, content, db, now, secrets, keys, log }
     templates: mailTemplates({
       store: storeMailDeps(store, storeDeps),
       checks: checkMailDeps(config, content, db, secrets, keys),
-      monitors: monitorMailDeps(config, content, db, secrets),
+      monitors: monitorMailDeps(config, content, db, secrets, keys),
     }),
     bounced: monitorBounces(db),
   });
@@ -173,6 +173,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     db,
     now,
     secrets,
+    keys,
     log,
     checker: {
       vet: (domain) => checks.origin(domain),

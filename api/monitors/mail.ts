@@ -4,9 +4,11 @@ import type { Sql } from "../db/sql.ts";
 import { composeMail, type MailParagraph } from "../mail/compose.ts";
 import type { MailTemplate } from "../mail/outbox.ts";
 import type { OutboxRow } from "../mail/outbox-sql.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { issuedPublicId, LINK_TTL_MS, type LinkPurpose, signMonitorLink } from "./keys.ts";
 import { type Regression, regressionOf } from "./regressions.ts";
+import { reportUrl } from "./report-link.ts";
 import { findRun, previousRuns, type RunRow } from "./runs-sql.ts";
 import { countActiveForEmail, findEmailMonitor, findMonitor, type MonitorRow, removeMonitor } from "./sql.ts";
 
@@ -16,6 +18,7 @@ export const MONITOR_ALERT_MAIL = "monitor-alert";
 export interface MonitorMailDeps {
   db: () => Sql;
   secrets: SecretRing;
+  keys: LookupKeys;
   docsUrl: string;
   siteUrl: string;
   serviceName: string;
@@ -143,10 +146,11 @@ function alertParagraphs(
     paragraphs.push({
       text: `${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message}`,
     });
-  if (run.report_id)
+  const report = reportUrl(deps.keys, deps.docsUrl, run);
+  if (report)
     paragraphs.push({
       text: "The new report, with every finding:",
-      link: { label: `Report for ${monitor.host}`, url: absolute(deps.docsUrl, `/checks/${run.report_id}`) },
+      link: { label: `Report for ${monitor.host}`, url: report },
     });
   return paragraphs;
 }

@@ -19,7 +19,8 @@ export interface RunRow {
   finished_at: string;
   outcome: "checked" | "failed";
   reason: string | null;
-  report_id: string | null;
+  /** The report's id, sealed (api/monitors/report-link.ts). */
+  report_sealed: string | null;
   score: number | null;
   level: number | null;
   level_name: string | null;
@@ -62,7 +63,7 @@ export function toRun(row: Row): RunRow {
     finished_at: String(row.finished_at),
     outcome: row.outcome === "failed" ? "failed" : "checked",
     reason: optionalText(row.reason),
-    report_id: optionalText(row.report_id),
+    report_sealed: optionalText(row.report_sealed),
     score: nullableNumber(row.score),
     level: nullableNumber(row.level),
     level_name: optionalText(row.level_name),
@@ -126,7 +127,7 @@ export async function recordRun(
     [
       {
         sql: `INSERT INTO monitor_runs (id, monitor_id, scheduled_for, claim, instance, started_at, finished_at, outcome, reason,
-                report_id, score, level, level_name, incomplete, suite_version, checks, alerted)
+                report_sealed, score, level, level_name, incomplete, suite_version, checks, alerted)
               SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${held}
               ON CONFLICT (monitor_id, scheduled_for) DO NOTHING`,
         args: [
@@ -139,7 +140,7 @@ export async function recordRun(
           run.finished_at,
           run.outcome,
           run.reason,
-          run.report_id,
+          run.report_sealed,
           run.score,
           run.level,
           run.level_name,

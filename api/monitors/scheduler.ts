@@ -4,6 +4,7 @@ import type { CheckReport } from "../../src/schemas/responses/checks.ts";
 import { isUnavailableError } from "../db/database.ts";
 import type { Sql, SqlStatement } from "../db/sql.ts";
 import { queueMailStatement } from "../mail/outbox-sql.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import { MONITOR_ALERT_MAIL } from "./mail.ts";
@@ -35,6 +36,8 @@ export interface SchedulerDeps {
   concurrency: number;
   /** How long a claim holds: longer than a check can take (its whole-scan budget), so only a dead instance loses one. */
   leaseMs: number;
+  /** Seals each run's report id: it opens the full report, so it is not stored as it is. */
+  keys: Pick<LookupKeys, "seal">;
   log: Logger;
   /** Names this instance in the leases it takes and the runs it records. */
   instance?: string;
@@ -164,7 +167,7 @@ export class MonitorScheduler {
       const checked = await this.deps.check(monitor);
       result = {
         ...resultOf(checked),
-        report_id: checked.id,
+        report_sealed: this.deps.keys.seal(checked.id),
         incomplete: checked.incomplete,
         suite_version: checked.suite_version,
       };
@@ -180,7 +183,7 @@ export class MonitorScheduler {
       result = {
         outcome: "failed",
         reason,
-        report_id: null,
+        report_sealed: null,
         score: null,
         level: null,
         level_name: null,

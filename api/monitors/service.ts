@@ -6,6 +6,7 @@ import type { AgentMonitorInput, MonitorInput, MonitorLink } from "../../src/sch
 import type { AgentMonitor, MonitorLinkResult, MonitorRun, MonitorView } from "../../src/schemas/responses/monitors.ts";
 import type { Sql } from "../db/sql.ts";
 import { queueMailStatement } from "../mail/outbox-sql.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import { type Badge, monitorBadge } from "./badge.ts";
@@ -19,6 +20,7 @@ import {
 } from "./keys.ts";
 import { MONITOR_CONFIRM_MAIL } from "./mail.ts";
 import { changedChecks } from "./regressions.ts";
+import { reportUrl } from "./report-link.ts";
 import { listRuns, type RunRow } from "./runs-sql.ts";
 import {
   confirmMonitor,
@@ -37,6 +39,7 @@ export interface MonitorServiceDeps {
   db: () => Sql;
   now: () => Date;
   secrets: SecretRing;
+  keys: LookupKeys;
   siteUrl: string;
   docsUrl: string;
   /** Sites one address or one agent registration may watch (content/pricing.yaml, `monitors.free_sites`). */
@@ -213,7 +216,7 @@ export class MonitorService {
       level_name: run.level_name,
       incomplete: run.incomplete,
       suite_version: run.suite_version,
-      report: run.report_id ? absolute(this.deps.docsUrl, `/checks/${run.report_id}`) : null,
+      report: reportUrl(this.deps.keys, this.deps.docsUrl, run),
       checks: Object.fromEntries(Object.entries(run.checks).map(([id, check]) => [id, check.status])),
       alerted: run.alerted,
     };

@@ -1,6 +1,7 @@
 import type { Content } from "../../src/content/model.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 import type { MonitorMailDeps } from "./mail.ts";
@@ -32,6 +33,7 @@ export interface MonitorServicesDeps {
   db: () => Sql;
   now: () => Date;
   secrets: SecretRing;
+  keys: LookupKeys;
   checker: MonitorChecker;
   log: Logger;
 }
@@ -43,6 +45,7 @@ export function createMonitorServices({
   db,
   now,
   secrets,
+  keys,
   checker,
   log,
 }: MonitorServicesDeps): MonitorServices {
@@ -51,6 +54,7 @@ export function createMonitorServices({
     db,
     now,
     secrets,
+    keys,
     siteUrl: config.siteUrl,
     docsUrl: config.docsUrl,
     freeSites,
@@ -64,6 +68,7 @@ export function createMonitorServices({
     concurrency: config.monitors.concurrency,
     // Twice the scan's budget and a margin for storing the report: only a dead instance loses a claim.
     leaseMs: 2 * checker.budgetMs + 30_000,
+    keys,
     log,
   });
   return { monitors, scheduler };
@@ -75,10 +80,12 @@ export function monitorMailDeps(
   content: Content,
   db: () => Sql,
   secrets: SecretRing,
+  keys: LookupKeys,
 ): MonitorMailDeps {
   return {
     db,
     secrets,
+    keys,
     docsUrl: config.docsUrl,
     siteUrl: config.siteUrl,
     serviceName: content.service.name,

@@ -10,11 +10,12 @@ import { insertReport } from "../../api/checks/sql/reports.ts";
 import { FileSql } from "../../api/db/file-sql.ts";
 import { verifyDownloadToken } from "../../api/store/download-links.ts";
 import type { ReadinessResult } from "../../src/schemas/report.ts";
+import type { MonitorView } from "../../src/schemas/responses/monitors.ts";
 import { checkSite } from "../api/checks/engine/_helpers.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { type AdminRun, runAdminCommand } from "./admin-cli.ts";
-import { expectProblem } from "./agents.ts";
+import { bearer, expectProblem } from "./agents.ts";
 import { mimePart, type SmtpSink, startSmtpSink } from "./smtp.ts";
 import { createStoreApp, downloadLinkPath, entitlementOf, nextAddress, type StoreTestApp } from "./store.ts";
 
@@ -121,6 +122,24 @@ export class SecretBed {
     const { database, keys } = app.t.services;
     await insertReport(database.client, keys.hash("report", id), this.#template, new Date().toISOString());
     return id;
+  }
+
+  /**
+   * A site watched by an agent, checked once by the scheduler: its run keeps the report it made.
+   * Answers the monitor's public id and the run's report id, as the API shows them to the agent.
+   */
+  async watch(app: StoreTestApp): Promise<{ monitor: string; report: string }> {
+    const identity = { agent_name: "Watcher", agent_type: "monitor", operator_type: "company" as const };
+    const { token } = await app.t.services.agents.register(identity, "staff", ["monitors:write"]);
+    const created = await app.t.send("POST", "/api/v1/agents/monitors", { domain: this.#site?.origin }, bearer(token));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect(await app.t.services.scheduler.runDue()).toMatchObject({ recorded: 1 });
+    const read = await app.t.send("GET", `/api/v1/agents/monitors/${id}`, undefined, bearer(token));
+    const { history } = (await read.json()) as MonitorView;
+    const report = history.data[0]?.report?.split("/").pop();
+    if (!report) throw new Error("the monitor's run links no report");
+    return { monitor: id, report };
   }
 
   /** A three-credit code from staff and a paid file's e-mailed link, made by this instance. */

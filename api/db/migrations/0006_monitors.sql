@@ -49,7 +49,9 @@ CREATE TABLE monitor_runs (
   finished_at TEXT NOT NULL,
   outcome TEXT NOT NULL CHECK (outcome IN ('checked', 'failed')),
   reason TEXT,
-  report_id TEXT,
+  -- The report's id sealed under the lookup key (api/platform/credentials/lookup-keys.ts): it opens the
+  -- full report, so the database keeps no copy that works.
+  report_sealed TEXT,
   score INTEGER,
   level INTEGER,
   level_name TEXT,

@@ -8,7 +8,10 @@ import { nextAddress, type StoreTestApp, sessionKey } from "../../helpers/store.
 
 const bed = useSecretBed();
 
-/** Whether `value` works as any credential the API takes: a purchase's session, a report's id, a token, a link, a code. */
+/**
+ * Whether `value` works as any credential the API takes: a purchase's session, a report's id, a
+ * monitor's page, a token, a link, a code.
+ */
 async function grants(app: StoreTestApp, value: string, reportToRedeem: string): Promise<string[]> {
   const path = encodeURIComponent(value);
   const attempts: [string, Promise<Response>][] = [
@@ -16,6 +19,7 @@ async function grants(app: StoreTestApp, value: string, reportToRedeem: string):
     ["session download", app.t.send("GET", `/api/v1/store/sessions/${path}/download`)],
     ["report", app.t.send("GET", `/api/v1/checks/${path}`, undefined, { "x-forwarded-for": nextAddress() })],
     ["download link", app.t.send("GET", `/api/v1/downloads/${path}`)],
+    ["monitor", app.t.send("GET", `/api/v1/monitors/${path}`, undefined, { "x-forwarded-for": nextAddress() })],
   ];
   // A header carries printable ASCII only, as every token is.
   if (/^[\x21-\x7e]+$/.test(value))
@@ -44,7 +48,7 @@ const RATE_LIMITS = {
 };
 
 describe("a copy of the database, or an `admin backup` of it", () => {
-  it("holds nothing that works as a credential: no session id, report id, token, link or code", async () => {
+  it("holds nothing that works as a credential: no session id, report id, monitor id, token, link or code", async () => {
     const app = await bed.instance(RATE_LIMITS);
     // Every kind of credential, in use: a paid purchase with its file, a report unlocked by a paid
     // pack (its receipt queued, then sent), a staff code, an agent token, an e-mailed link.
@@ -71,12 +75,16 @@ describe("a copy of the database, or an `admin backup` of it", () => {
       ["queued", "sealed"],
     ]);
     const { token } = await registerAgent(app.t);
+    // A watched site, checked once: its run links the report it made, and its owner's page lists the run.
+    const watched = await bed.watch(app);
     const locked = await bed.newReport(app);
     // The positive control: each of them works, so the test can tell when a stored value would.
     expect(await grants(app, sessionId, locked)).toEqual(["session", "session download"]);
     expect(await grants(app, unlocked, locked)).toEqual(["report"]);
     expect(await grants(app, token, locked)).toEqual(["token"]);
     expect(await grants(app, issued.link.split("/").pop() ?? "", locked)).toEqual(["download link"]);
+    expect(await grants(app, watched.report, locked)).toEqual(["report"]);
+    expect(await grants(app, watched.monitor, locked)).toEqual(["monitor"]);
     expect((await app.t.send("GET", `/api/v1/checks/${unlocked}`)).status).toBe(200);
     expect(await creditCodeHash(app.t.services.database.client, `cc_${intentId}`)).not.toBeNull();
 
@@ -89,7 +97,11 @@ describe("a copy of the database, or an `admin backup` of it", () => {
       expect(values.length, file).toBeGreaterThan(100);
       // What the probe of issue 24 did: the stored session id and report id, as they are.
       expect(
-        values.filter((value) => [sessionId, waiting, unlocked].some((credential) => value.includes(credential))),
+        values.filter((value) =>
+          [sessionId, waiting, unlocked, watched.report, watched.monitor].some((credential) =>
+            value.includes(credential),
+          ),
+        ),
         file,
       ).toEqual([]);
       expect(values, file).toContain(sessionKey(app, sessionId));
