@@ -80,7 +80,7 @@ describe.each([1280, 375])("a reader at %i px wide", (width) => {
     expect(title && title.y + title.height).toBeLessThanOrEqual(HEIGHT);
     const sidebar = page.getByRole("navigation", { name: "Documentation" });
     const rateLimits = sidebar.getByRole("link", { name: "Rate limits" });
-    const menu = page.getByRole("button", { name: "Menu" });
+    const menu = page.getByRole("button", { name: "Docs menu", exact: true });
     if (width < 900) {
       expect(await rateLimits.isVisible()).toBe(false);
       await menu.click();
@@ -204,7 +204,7 @@ describe("the docs without JavaScript", () => {
     for (const control of ["Search docs", "Copy page as Markdown", "Copy code"]) {
       expect(await page.getByRole("button", { name: control }).count(), control).toBe(0);
     }
-    await page.getByRole("button", { name: "Menu" }).click();
+    await page.getByRole("button", { name: "Docs menu", exact: true }).click();
     await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Authentication" }).click();
     await expect.poll(() => page.url()).toBe(`${server.url}/docs/authentication`);
     await context.close();
