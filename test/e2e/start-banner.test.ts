@@ -100,7 +100,7 @@ async function timed(url: string): Promise<number> {
 }
 
 describe("the banner's word 'running'", () => {
-  it("is said once the server answers its pages at full speed, not when the socket opens", {
+  it("is said once the server answers its pages at full speed, not before its first requests have warmed it", {
     timeout: 120_000,
   }, async () => {
     const { distDir, port, siteUrl } = inject("site");
