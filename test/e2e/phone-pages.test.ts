@@ -135,10 +135,12 @@ describe("on a wide screen", () => {
 
 describe("the store's product covers", () => {
   it("are SVGs the site drew itself, one per product, loaded from this origin", async () => {
-    const { page, context, errors } = await visit("/store", { viewport: WIDE });
+    const context = await browser.newContext({ viewport: WIDE });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
     const requested: string[] = [];
     page.on("request", (request) => void requested.push(request.url()));
-    await page.reload({ waitUntil: "load" });
+    expect((await page.goto(`${server.url}/store`, { waitUntil: "load" }))?.status()).toBe(200);
     const covers = await page.locator(".product-card img.cover").evaluateAll((images) =>
       images.map((image) => ({
         src: (image as HTMLImageElement).currentSrc,
