@@ -16,7 +16,7 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * does not need") is told so here, rather than by a "why not level 5" beside its score of 100.
  */
 export function reportVerdict(
-  report: Pick<ReadinessSummary, "score" | "incomplete" | "level" | "findings">,
+  report: Pick<ReadinessSummary, "score" | "incomplete" | "blocked" | "level" | "findings">,
 ): ReportVerdict {
   const { score, level } = report;
   const toFix = findingsToFix(report.findings);
@@ -26,13 +26,15 @@ export function reportVerdict(
     failing > 0 ? plural(failing, "check fails", "checks fail") : "",
     warning > 0 ? plural(warning, "check warns", "checks warn") : "",
   ].filter(Boolean);
-  const headline = report.incomplete
-    ? "Incomplete: too many checks could not reach a verdict, so this report shows no score."
-    : counts.length > 0
-      ? `${counts.join(" and ")}: start with what to fix, below.`
-      : score.percent === null
-        ? "Nothing on this site could be scored."
-        : "Every check that applies to this site passes.";
+  const headline = report.blocked
+    ? `Blocked: the site's bot protection kept us from judging ${plural(report.blocked.checks, "check", "checks")}, so this report shows no score.`
+    : report.incomplete
+      ? "Incomplete: too many checks could not reach a verdict, so this report shows no score."
+      : counts.length > 0
+        ? `${counts.join(" and ")}: start with what to fix, below.`
+        : score.percent === null
+          ? "Nothing on this site could be scored."
+          : "Every check that applies to this site passes.";
   const explained = explainLevel(level, report.findings);
   if (!explained.next || report.incomplete) return { headline, level: null };
   return {

@@ -11,10 +11,11 @@ const finding = (id: string, status: CheckStatus, severity: Severity = "medium")
   message: `${id} is ${status}`,
 });
 
-type Summary = Pick<ReadinessSummary, "score" | "incomplete" | "level" | "findings">;
+type Summary = Pick<ReadinessSummary, "score" | "incomplete" | "blocked" | "level" | "findings">;
 const summary = (findings: Finding[], overrides: Partial<Summary> = {}): Summary => ({
-  score: { percent: 100, pass: 1, fail: 0, warn: 0, na: 0, error: 0 },
+  score: { percent: 100, pass: 1, fail: 0, warn: 0, na: 0, error: 0, blocked: 0 },
   incomplete: false,
+  blocked: null,
   level: { value: 5, name: "Agent-Native", next: null },
   findings,
   ...overrides,
@@ -37,6 +38,20 @@ describe("the verdict a report page says first", () => {
     const verdict = reportVerdict(summary([finding("a", "error"), finding("b", "fail")], { incomplete: true }));
     expect(verdict.headline).toMatch(/^Incomplete: .*shows no score\.$/);
     expect(verdict.level).toBeNull();
+  });
+
+  it("says a report blocked by bot protection has no score, and how many checks were kept from a verdict", () => {
+    const blocked = {
+      checks: 7,
+      signals: [{ kind: "challenge" as const, url: "https://a.example/", detail: "a challenge page" }],
+      allow: "Allow us.",
+    };
+    const verdict = reportVerdict(
+      summary([finding("a", "blocked"), finding("b", "fail")], { incomplete: true, blocked }),
+    );
+    expect(verdict.headline).toBe(
+      "Blocked: the site's bot protection kept us from judging 7 checks, so this report shows no score.",
+    );
   });
 
   it("tells a site at level 4 whose level-5 choices do not apply that 4 is as high as it goes", () => {
