@@ -135,9 +135,11 @@ describe("the report page reads in the order of a good report", () => {
 describe("a form that comes back with errors (without JavaScript)", () => {
   /** The focused element, and each field's aria-invalid and the text of what its aria-describedby names. */
   async function errorState(page: Page, fields: string[]) {
-    const focused = await page.evaluate(
-      () => document.activeElement?.getAttribute("role") ?? document.activeElement?.tagName,
-    );
+    const active = () =>
+      page.evaluate(() => document.activeElement?.getAttribute("role") ?? document.activeElement?.tagName);
+    // The browser runs autofocus when it next renders, which may come just after the load event.
+    await expect.poll(active).toBe("alert");
+    const focused = await active();
     const described = await page.evaluate(
       (ids) =>
         ids.map((id) => {
