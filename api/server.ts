@@ -12,7 +12,7 @@ import { StdoutOncePerTurn } from "./platform/log-output.ts";
 import { loadAstroHandler } from "./site/astro-handler.ts";
 import { builtUrlMismatch, readBuiltUrls } from "./site/built-for.ts";
 import { loadSiteFiles } from "./site/site-files.ts";
-import { announceStart, describeStart } from "./start-banner.ts";
+import { announceStart, describeStart, warmUp } from "./start-banner.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.
@@ -58,7 +58,10 @@ const jobs = startCommerceJobs(services, log);
 const monitorJob = startMonitorJob(services, log, config.monitors.intervalMs);
 // Hot routes answer their busiest case straight on node:http and hand everything else to the app.
 const hotRoutes = hotRoutesFor(services, site, log);
-const server = createServer(withHotRoutes(hotRoutes, toNodeHandler(app)));
+const handler = withHotRoutes(hotRoutes, toNodeHandler(app));
+// Its first requests are answered before it listens, so "running" in the banner is true from the start.
+await warmUp(handler);
+const server = createServer(handler);
 server.keepAliveTimeout = 5_000;
 const { switches } = await services.monitor.current();
 server.listen(config.port, config.host, () => {

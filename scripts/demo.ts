@@ -19,18 +19,25 @@ try {
   process.exit(1);
 }
 
+// The checker may reach this server itself, so the form at /checks can check the demo (a loopback
+// address is otherwise refused: DESIGN §5); any targets already allowed stay allowed.
+const ownTarget = new URL(siteUrl).host;
 const fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET, deliverTo: `${siteUrl}/api/v1/webhooks/stripe` });
 console.log(
   [
     `Demo: payments go to a fake provider at ${fake.url} (test mode: nothing is charged, no card is asked for).`,
     `Buy at ${siteUrl}/store: the buy button opens the fake's checkout page, Pay brings you back to the download.`,
     `The fake's controls (refund, expire, make calls fail): ${siteUrl}/docs/operations/configuration#payments-locally`,
+    `Checks may reach this server itself (CHECKS_ALLOWED_TARGETS=${ownTarget}): check it from ${siteUrl}/checks.`,
     "",
   ].join("\n"),
 );
 
+const allowed = [process.env.CHECKS_ALLOWED_TARGETS, ownTarget].filter(Boolean).join(",");
+
 const server = await buildThenServe({
   ...process.env,
+  CHECKS_ALLOWED_TARGETS: allowed,
   STRIPE_SECRET_KEY: "sk_test_demo",
   STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   STRIPE_API_BASE: fake.url,

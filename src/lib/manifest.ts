@@ -56,7 +56,7 @@ const EXTENSION_TYPES: Record<string, string> = {
   ".xml": TYPES.xml,
   ".css": "text/css; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
-  ".svg": "image/svg+xml",
+  ".svg": TYPES.svg,
   ".png": "image/png",
   ".ico": "image/x-icon",
   ".webmanifest": "application/manifest+json",

@@ -19,6 +19,8 @@ export const paths = {
   recordJson: (slug: string) => `/api/v1/records/${slug}`,
   product: (id: string) => `/store/${id}`,
   productMarkdown: (id: string) => `/store/${id}.md`,
+  /** The cover the build draws for a product from its title and category (src/lib/product-cover.ts). */
+  productCover: (id: string) => `/store/covers/${id}.svg`,
   productCheckout: (id: string) => `/api/v1/store/${id}/checkout`,
   problem: (code: string) => `/problems/${code}`,
   schema: (name: string) => `/schemas/${name}.json`,

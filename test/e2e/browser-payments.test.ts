@@ -87,7 +87,7 @@ describe("paying in a real browser", () => {
     };
     const page = await runCheck();
     const reportUrl = page.url();
-    expect(await page.getByRole("group", { name: "Pay by card on Stripe's page" }).count()).toBe(1);
+    expect(await page.getByRole("group", { name: "What to buy" }).count()).toBe(1);
     await page.getByRole("radio", { name: /^5 report unlocks/ }).check();
     await page.getByLabel(/^E-mail/).fill("payer@example.com");
     await page.getByRole("button", { name: "Continue to payment" }).click();

@@ -99,6 +99,37 @@ describe("npm run demo", { timeout: 60_000 }, () => {
     expect(await joined.json()).toMatchObject({ status: "received" });
   });
 
+  it("buys over HTTP as the README says: checkout, pay the fake's page with a POST, then the session's download_url", async () => {
+    const checkout = await fetch(`${url}/api/v1/store/agent-readiness-checklist/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(checkout.status).toBe(201);
+    const { id, url: payUrl } = (await checkout.json()) as { id: string; url: string };
+    // The README's command: curl -s -o /dev/null -d 'email=…&outcome=pay' "$PAY_URL" (a form post, no Origin).
+    const paid = await fetch(payUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "email=you%40example.com&outcome=pay",
+    });
+    expect(paid.status).toBe(303);
+    const session = (await (await fetch(`${url}/api/v1/store/sessions/${id}`)).json()) as { download_url?: string };
+    expect(session.download_url).toMatch(/^\/api\/v1\//);
+    const file = await fetch(`${url}${session.download_url}`);
+    expect(file.status).toBe(200);
+  });
+
+  it("lets the form at /checks check the demo itself, with no variable to set", async () => {
+    expect(demo.stdout()).toContain(
+      `Checks may reach this server itself (CHECKS_ALLOWED_TARGETS=${new URL(url).host})`,
+    );
+    const checked = await postForm(`${url}/checks`, { domain: url, profile: "" });
+    expect(checked.status).toBe(303);
+    expect(checked.headers.get("location")).toMatch(/^\/checks\/[0-9a-f-]{36}$/);
+  }, 60_000);
+
   it("stops the server and the fake together on Ctrl-C", async () => {
     await demo.interrupt();
     await expect(fetch(`${url}/health`)).rejects.toThrow();

@@ -45,6 +45,11 @@ async function visit(
   return { page, context, errors };
 }
 
+/** On a phone the search and theme controls are in the site menu: open it first. */
+async function openSiteMenu(page: Page, width: number): Promise<void> {
+  if (width < 896) await page.getByRole("button", { name: "Menu", exact: true }).click();
+}
+
 /** The page's background colour's lightness, 0 (black) to 255 (white). */
 function backgroundLightness(page: Page): Promise<number> {
   return page.evaluate(() => {
@@ -59,6 +64,7 @@ describe.each([1280, 375])("a reader at %i px wide", (width) => {
     const body = await readFile("content/docs/authentication.md", "utf8");
     expect(body.split("---")[2]).toContain("unguessable");
     const { page, context, errors } = await visit("/docs", width);
+    await openSiteMenu(page, width);
     await page.getByRole("button", { name: "Search docs" }).click();
     const dialog = page.getByRole("dialog", { name: /search/i });
     await dialog.getByRole("combobox").or(dialog.getByRole("searchbox")).first().fill("unguessable");
@@ -74,13 +80,31 @@ describe.each([1280, 375])("a reader at %i px wide", (width) => {
     // The first search loads the search UI, its WebAssembly and index chunks: slow on a busy machine.
   }, 60_000);
 
+  it("is told there are no results for a query no page contains, not shown pages that share its first letter", async () => {
+    const { page, context, errors } = await visit("/docs", width);
+    await openSiteMenu(page, width);
+    await page.getByRole("button", { name: "Search docs" }).click();
+    const dialog = page.getByRole("dialog", { name: /search/i });
+    const box = dialog.getByRole("combobox").or(dialog.getByRole("searchbox")).first();
+    // Before: "xqzvbnw" listed 11 pages (every page with an "x"), "asdfgh" 21 (every "as").
+    for (const query of ["xqzvbnw", "asdfgh", "rate xqzv"]) {
+      await box.fill(query);
+      await dialog.getByText(`No results for ${query}`).waitFor({ timeout: 30_000 });
+      expect(await dialog.getByRole("link").count(), query).toBe(0);
+    }
+    await box.fill("authentcation");
+    await dialog.getByRole("link", { name: "Authentication", exact: true }).waitFor({ timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("sees the page's title on the first screen, and reaches every doc page through the sidebar", async () => {
     const { page, context, errors } = await visit("/docs/reference/errors", width);
     const title = await page.locator("h1").boundingBox();
     expect(title && title.y + title.height).toBeLessThanOrEqual(HEIGHT);
     const sidebar = page.getByRole("navigation", { name: "Documentation" });
     const rateLimits = sidebar.getByRole("link", { name: "Rate limits" });
-    const menu = page.getByRole("button", { name: "Menu" });
+    const menu = page.getByRole("button", { name: "Docs menu", exact: true });
     if (width < 900) {
       expect(await rateLimits.isVisible()).toBe(false);
       await menu.click();
@@ -153,12 +177,14 @@ describe.each([1280, 375])("a reader at %i px wide", (width) => {
   it("switches to the dark theme, and every page remembers the choice until the system setting is chosen again", async () => {
     const { page, context, errors } = await visit("/docs/quickstart", width);
     expect(await backgroundLightness(page)).toBeGreaterThan(200);
+    await openSiteMenu(page, width);
     await page.getByLabel("Theme").selectOption("dark");
     expect(await backgroundLightness(page)).toBeLessThan(60);
     await screenshot(page, `docs-dark-${width}`);
     await page.goto(`${server.url}/store`);
     expect(await backgroundLightness(page)).toBeLessThan(60);
     expect(await page.getByLabel("Theme").inputValue()).toBe("dark");
+    await openSiteMenu(page, width);
     await page.getByLabel("Theme").selectOption("auto");
     await page.reload();
     expect(await backgroundLightness(page)).toBeGreaterThan(200);
@@ -204,7 +230,7 @@ describe("the docs without JavaScript", () => {
     for (const control of ["Search docs", "Copy page as Markdown", "Copy code"]) {
       expect(await page.getByRole("button", { name: control }).count(), control).toBe(0);
     }
-    await page.getByRole("button", { name: "Menu" }).click();
+    await page.getByRole("button", { name: "Docs menu", exact: true }).click();
     await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Authentication" }).click();
     await expect.poll(() => page.url()).toBe(`${server.url}/docs/authentication`);
     await context.close();

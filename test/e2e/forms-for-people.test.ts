@@ -84,8 +84,8 @@ describe("the waiting-list form speaks plainly", () => {
   });
 });
 
-describe("the report page explains its level", () => {
-  it("says why a site scoring 100 is below level 5, and hides the level-5 requirements that cannot apply", {
+describe("the report page reads in the order of a good report", () => {
+  it("says the verdict first, then what to fix, then every check, then how to unlock, and explains a level out of reach in the detail", {
     timeout: 60_000,
   }, async () => {
     const page = await open("/checks");
@@ -93,22 +93,115 @@ describe("the report page explains its level", () => {
     await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/checks\/[0-9a-f-]{36}$/);
     reportPath = new URL(page.url()).pathname;
     expect(await page.getByRole("img", { name: "Score 100 out of 100" }).count()).toBe(1);
+    const top = async (name: string | RegExp) =>
+      (await page.getByRole("heading", { name, exact: typeof name === "string" }).boundingBox())?.y ?? Number.NaN;
+    const verdict = page.locator("section.verdict");
+    expect(await verdict.innerText()).toContain("Every check that applies to this site passes.");
+    expect(await verdict.innerText()).toContain("Level 4 is the highest a site like this one can reach");
+    const order = [
+      (await verdict.boundingBox())?.y ?? Number.NaN,
+      await top("What to fix"),
+      await top("Every check"),
+      await top("About level 4"),
+      await top("Unlock the evidence and fixes"),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(await page.locator("main").innerText()).not.toMatch(/Why level/);
+    // The metadata line: plain facts, no nested parentheses.
+    expect(await page.locator("h1 + p.meta").innerText()).toMatch(/^Checked [^()]+$/);
     const section = page.locator('section[aria-labelledby="level-heading"]');
-    expect(await section.getByRole("heading").innerText()).toBe("Why level 4, not 5");
     const text = await section.innerText();
-    expect(text).toContain("The score is 100 because every check that applies to this site passes.");
     expect(text).toContain("do not apply to this site");
     expect(text).toContain("neither passed nor failed");
     // Nothing that cannot apply is listed as a requirement to meet.
     expect(await section.locator("li").count()).toBe(0);
     expect(text).not.toMatch(/policy\.webbotauth|oauth\.as|oauth\.prm|a2a\.card|n\/a:/);
-    await screenshot(page, "check-report-level-explained");
+    // Each way to unlock is its own part under its own heading.
+    const unlock = page.locator("section.unlock");
+    expect(await unlock.getByRole("heading", { level: 3 }).allInnerTexts()).toEqual([
+      "Pay by card",
+      "Use a credit code",
+    ]);
+    await screenshot(page, "check-report-hierarchy");
     await page.close();
 
     const audit = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     await audit.goto(`${server.url}${reportPath}`);
     expect(await seriousViolations(audit)).toEqual([]);
     await audit.close();
+  });
+});
+
+describe("a form that comes back with errors (without JavaScript)", () => {
+  /** The focused element, and each field's aria-invalid and the text of what its aria-describedby names. */
+  async function errorState(page: Page, fields: string[]) {
+    const active = () =>
+      page.evaluate(() => document.activeElement?.getAttribute("role") ?? document.activeElement?.tagName);
+    // The browser runs autofocus when it next renders, which may come just after the load event.
+    await expect.poll(active).toBe("alert");
+    const focused = await active();
+    const described = await page.evaluate(
+      (ids) =>
+        ids.map((id) => {
+          const field = document.getElementById(id);
+          const names = (field?.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
+          return {
+            id,
+            invalid: field?.getAttribute("aria-invalid"),
+            description: names
+              .map((name) => document.getElementById(name)?.textContent?.trim() ?? `(no #${name})`)
+              .join(" "),
+          };
+        }),
+      fields,
+    );
+    return { focused, described };
+  }
+
+  it("puts focus on the waiting list's error summary and describes each bad field by its message", async () => {
+    const page = await open("/waitlist", 375);
+    await page.getByLabel("E-mail address").fill("ada@example");
+    await page.getByRole("button", { name: "Join the waiting list" }).click();
+    const { focused, described } = await errorState(page, ["email", "consent"]);
+    expect(focused).toBe("alert");
+    expect(await page.locator(":focus").innerText()).toContain("Please correct the 2 answers below.");
+    expect(described).toEqual([
+      { id: "email", invalid: "true", description: "Enter your e-mail address in full, such as name@example.com." },
+      {
+        id: "consent",
+        invalid: "true",
+        description: expect.stringContaining("Tick the box to agree to the privacy policy"),
+      },
+    ]);
+    expect(await page.getByLabel("Name").getAttribute("aria-invalid")).toBeNull();
+    await page.close();
+  });
+
+  it("puts focus on the checks form's error summary and describes the address by it", async () => {
+    const page = await open("/checks", 375);
+    await checkSite(page, "no-such-site.invalid");
+    const { focused, described } = await errorState(page, ["domain"]);
+    expect(focused).toBe("alert");
+    expect(described).toEqual([
+      { id: "domain", invalid: "true", description: expect.stringContaining("We could not find this domain") },
+    ]);
+    await page.close();
+  });
+
+  it("puts focus on the credit code's error summary on a report and describes the code by its message", async () => {
+    expect(reportPath).not.toBe("");
+    const page = await open(reportPath, 375);
+    await page.getByLabel(/^Credit code/).fill("not-a-code");
+    await page.getByRole("button", { name: "Use one credit" }).click();
+    const { focused, described } = await errorState(page, ["code"]);
+    expect(focused).toBe("alert");
+    expect(await page.locator(":focus").innerText()).toContain("Credit code");
+    expect(described[0]?.invalid).toBe("true");
+    expect(described[0]?.description).toMatch(/credit code/i);
+    expect(await page.getByLabel(/^Credit code/).inputValue()).toBe("not-a-code");
+    expect(await fitsViewport(page)).toBe(true);
+    await screenshot(page, "report-credit-code-error");
+    await page.close();
   });
 });
 

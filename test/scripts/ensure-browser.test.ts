@@ -86,6 +86,24 @@ describe("the browser preflight that npm test runs first", { timeout: 90_000 }, 
     expect(await aptGet.calls()).toEqual(["--version", "update -qq", "install -y -qq chromium"]);
   });
 
+  it("tells root that another apt-get holds the package lock, not to use sudo, when the install cannot take it", async () => {
+    const bin = await mkdtemp(join(dir, "locked-bin-"));
+    // apt-get's own words (and exit code) while another apt-get runs.
+    await writeFile(
+      join(bin, "apt-get"),
+      `#!/bin/sh\n[ "$1" = --version ] && exit 0\necho "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (apt-get)" >&2\nexit 100\n`,
+    );
+    await chmod(join(bin, "apt-get"), 0o755);
+    const result = await preflight({ ...process.env, CHROMIUM_PATH: join(dir, "locked-chromium"), PATH: bin });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("$ apt-get update -qq");
+    expect(result.stderr).toContain("Could not get lock /var/lib/dpkg/lock-frontend");
+    expect(result.stderr).toContain(
+      "npm test needs Debian's chromium package, and apt-get could not install it: another apt-get or dpkg holds the package lock. Wait for it to finish and run npm test again, or set CHROMIUM_PATH to a Chromium binary.",
+    );
+    expect(result.stderr).not.toContain("sudo");
+  });
+
   it("says nothing and installs nothing when the browser is already there", async () => {
     const aptGet = await standInAptGet();
     const browser = join(dir, "present-chromium");

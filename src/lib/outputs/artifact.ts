@@ -27,6 +27,7 @@ export const TYPES = {
   mcpCard: "application/mcp-server-card+json",
   aiCatalog: "application/ai-catalog+json",
   keyDirectory: "application/http-message-signatures-directory+json",
+  svg: "image/svg+xml",
 } as const;
 
 /** One file the build writes and the server (or a CDN) answers at `url`. */

@@ -1,4 +1,5 @@
 import type { ProductEntry } from "../../content/model.ts";
+import { productCover } from "../product-cover.ts";
 import { checkoutPolicies, productFacts } from "../product-facts.ts";
 import { absolute, paths } from "../urls.ts";
 import { type Artifact, type BuildContext, TYPES } from "./artifact.ts";
@@ -34,12 +35,24 @@ export function productMarkdown(product: ProductEntry, ctx: BuildContext): strin
   return `${lines.join("\n")}\n`;
 }
 
-/** The Markdown twin of every product page (`/store/{id}.md`). */
+/** The Markdown twin of every product page (`/store/{id}.md`) and its cover (`/store/covers/{id}.svg`). */
 export function productPageArtifacts(ctx: BuildContext): Artifact[] {
-  return publishedProducts(ctx).map((product) => ({
-    url: paths.productMarkdown(product.id),
-    body: productMarkdown(product, ctx),
-    type: TYPES.markdown,
-    cache: "docs",
-  }));
+  return publishedProducts(ctx).flatMap((product): Artifact[] => {
+    const category = ctx.content.categories.find((candidate) => candidate.id === product.data.category);
+    const cover = productCover({
+      id: product.id,
+      title: product.data.title,
+      categoryId: product.data.category,
+      categoryTitle: category?.title ?? product.data.category,
+    });
+    return [
+      {
+        url: paths.productMarkdown(product.id),
+        body: productMarkdown(product, ctx),
+        type: TYPES.markdown,
+        cache: "docs",
+      },
+      { url: paths.productCover(product.id), body: cover, type: TYPES.svg, cache: "page" },
+    ];
+  });
 }
