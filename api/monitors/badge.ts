@@ -1,7 +1,7 @@
 import { escapeXml } from "../../src/lib/xml-text.ts";
 import type { Sql } from "../db/sql.ts";
-import { latestRunForHost } from "./runs-sql.ts";
-import { countActiveForHost } from "./sql.ts";
+import { countActiveForHost } from "./sql/monitors.ts";
+import { latestRunForHost } from "./sql/runs.ts";
 
 /** What a badge says: the latest score and level of a monitored domain, or that it is not (yet) known. */
 export type BadgeFacts =

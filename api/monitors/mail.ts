@@ -9,8 +9,8 @@ import type { SecretRing } from "../platform/secret-ring.ts";
 import { issuedPublicId, LINK_TTL_MS, type LinkPurpose, signMonitorLink } from "./keys.ts";
 import { type Regression, regressionOf } from "./regressions.ts";
 import { reportUrl } from "./report-link.ts";
-import { findRun, previousRuns, type RunRow } from "./runs-sql.ts";
-import { countActiveForEmail, findEmailMonitor, findMonitor, type MonitorRow, removeMonitor } from "./sql.ts";
+import { countActiveForEmail, findEmailMonitor, findMonitor, type MonitorRow, removeMonitor } from "./sql/monitors.ts";
+import { findRun, previousRuns, type RunRow } from "./sql/runs.ts";
 
 export const MONITOR_CONFIRM_MAIL = "monitor-confirm";
 export const MONITOR_ALERT_MAIL = "monitor-alert";

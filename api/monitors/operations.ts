@@ -2,7 +2,7 @@ import { defineOperation, type FindCall } from "../platform/operations/definitio
 import { ApiProblem } from "../platform/problem.ts";
 import { validationProblem } from "../platform/violations.ts";
 import { HISTORY_PAGE, type MonitorService } from "./service.ts";
-import type { MonitorRow } from "./sql.ts";
+import type { MonitorRow } from "./sql/monitors.ts";
 
 /** Which page of history to show: `before` (a cursor from `history.next`) and `limit` (1–100, default 20). */
 export interface HistoryPage {

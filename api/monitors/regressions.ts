@@ -1,5 +1,5 @@
 import type { CheckStatus } from "../../src/schemas/report.ts";
-import type { RunCheck, RunRow } from "./runs-sql.ts";
+import type { RunCheck, RunRow } from "./sql/runs.ts";
 
 /** What a run is compared with: its outcome, score, suite and checks. */
 export type Comparable = Pick<RunRow, "outcome" | "reason" | "score" | "suite_version" | "checks">;

@@ -1,6 +1,6 @@
 import { absolute } from "../../src/lib/urls.ts";
 import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
-import type { RunRow } from "./runs-sql.ts";
+import type { RunRow } from "./sql/runs.ts";
 
 /**
  * A report's id opens its full report, so a run keeps it sealed under the lookup key (as a queued

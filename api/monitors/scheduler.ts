@@ -9,6 +9,7 @@ import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import { MONITOR_ALERT_MAIL } from "./mail.ts";
 import { regressionOf } from "./regressions.ts";
+import { type MonitorRow, removeUnconfirmed } from "./sql/monitors.ts";
 import {
   type Claim,
   claimDueMonitors,
@@ -18,8 +19,7 @@ import {
   type RunCheck,
   recordRun,
   runRecorded,
-} from "./runs-sql.ts";
-import { type MonitorRow, removeUnconfirmed } from "./sql.ts";
+} from "./sql/runs.ts";
 
 /** What a run needs of a readiness check: the stored report's id and its summary. */
 export type CheckedSite = Pick<CheckReport, "id" | "score" | "level" | "incomplete" | "suite_version" | "findings">;
@@ -86,7 +86,7 @@ export function resultOf(
 
 /**
  * Runs what is due, on any number of instances at once. Each instance claims due monitors with one
- * `UPDATE … RETURNING` that sets a lease (runs-sql.ts), runs at most `concurrency` checks at a time,
+ * `UPDATE … RETURNING` that sets a lease (sql/runs.ts), runs at most `concurrency` checks at a time,
  * and records each run with the claim it holds, so a due time is run and recorded once; a crashed
  * instance's lease runs out and the next claim runs it again. Nothing lives in memory that another
  * instance needs.

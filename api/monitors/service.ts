@@ -21,7 +21,6 @@ import {
 import { MONITOR_CONFIRM_MAIL } from "./mail.ts";
 import { changedChecks } from "./regressions.ts";
 import { reportUrl } from "./report-link.ts";
-import { listRuns, type RunRow } from "./runs-sql.ts";
 import {
   confirmMonitor,
   findAgentMonitor,
@@ -33,7 +32,8 @@ import {
   type NewMonitor,
   requestEmailMonitorStatement,
   stopMonitor,
-} from "./sql.ts";
+} from "./sql/monitors.ts";
+import { listRuns, type RunRow } from "./sql/runs.ts";
 
 export interface MonitorServiceDeps {
   db: () => Sql;

@@ -7,7 +7,7 @@ import type { SecretRing } from "../platform/secret-ring.ts";
 import type { MonitorMailDeps } from "./mail.ts";
 import { type CheckedSite, MonitorScheduler } from "./scheduler.ts";
 import { MonitorService } from "./service.ts";
-import type { MonitorRow } from "./sql.ts";
+import type { MonitorRow } from "./sql/monitors.ts";
 
 export interface MonitorServices {
   monitors: MonitorService;

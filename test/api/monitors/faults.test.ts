@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SUITE_VERSION } from "../../../api/checks/engine/suite/version.ts";
-import { claimDueMonitors, type NewRun, recordRun } from "../../../api/monitors/runs-sql.ts";
+import { claimDueMonitors, type NewRun, recordRun } from "../../../api/monitors/sql/runs.ts";
 import type { MonitorView } from "../../../src/schemas/responses/monitors.ts";
 import { expectProblem } from "../../helpers/agents.ts";
 import {

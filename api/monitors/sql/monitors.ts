@@ -1,6 +1,6 @@
-import { type Profile, ProfileSchema } from "../../src/schemas/report.ts";
-import { type MonitorFrequency, MonitorFrequencySchema } from "../../src/schemas/requests/monitors.ts";
-import type { Row, Sql, SqlStatement } from "../db/sql.ts";
+import { type Profile, ProfileSchema } from "../../../src/schemas/report.ts";
+import { type MonitorFrequency, MonitorFrequencySchema } from "../../../src/schemas/requests/monitors.ts";
+import type { Row, Sql, SqlStatement } from "../../db/sql.ts";
 
 export type MonitorState = "pending" | "active" | "stopped";
 

@@ -1,6 +1,6 @@
-import { type CheckStatus, CheckStatusSchema } from "../../src/schemas/report.ts";
-import type { Row, Sql, SqlStatement } from "../db/sql.ts";
-import { type MonitorRow, optionalText, toMonitor } from "./sql.ts";
+import { type CheckStatus, CheckStatusSchema } from "../../../src/schemas/report.ts";
+import type { Row, Sql, SqlStatement } from "../../db/sql.ts";
+import { type MonitorRow, optionalText, toMonitor } from "./monitors.ts";
 
 /** A check's verdict in one run, as the history keeps it. */
 export interface RunCheck {
