@@ -3,16 +3,24 @@
 // nginx comes from Debian (`nginx-light`); the bench installs it when it is missing and it may.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { nginxConfig } from "../../src/lib/nginx-conf.ts";
+import { nginxConfig, quoted } from "../../src/lib/nginx-conf.ts";
 import { type Started, startCommand } from "./lib/processes.ts";
 
 /**
- * nginx on `port`, answering `urlPath` with the file `body` as `contentType`. Everything it writes
- * (pid, logs, temp files) stays under `workDir`.
+ * nginx on `port`, answering `urlPath` with the file `body` as `contentType`, with `headers` added
+ * (a baseline sends the same head as what it is compared with). Everything it writes (pid, logs,
+ * temp files) stays under `workDir`.
  */
 export async function startNginx(
   binary: string,
-  options: { workDir: string; port: number; urlPath: string; body: string; contentType: string },
+  options: {
+    workDir: string;
+    port: number;
+    urlPath: string;
+    body: string;
+    contentType: string;
+    headers?: readonly (readonly [string, string])[];
+  },
 ): Promise<Started> {
   const { port, urlPath, contentType } = options;
   // nginx reads relative paths from its prefix, not from our working directory.
@@ -28,7 +36,7 @@ export async function startNginx(
     location = ${urlPath} {
       default_type ${contentType};
       alias ${body};
-    }
+${(options.headers ?? []).map(([name, value]) => `      add_header ${name} ${quoted(value)} always;\n`).join("")}    }
     location = /health { return 200; }
   }
 `,

@@ -12,8 +12,8 @@ import { CACHE_CONTROL } from "./outputs/artifact.ts";
 /** The upstream that the server block including the routes must define: the API instances. */
 export const NGINX_UPSTREAM = "agentready_api";
 
-/** A value as an nginx string: quoted, `"` and `\` escaped. nginx expands `$` in it, so none may appear. */
-function quoted(value: string): string {
+/** A value as an nginx string (exported for the benchmark's baseline): quoted, `"` and `\` escaped. nginx expands `$` in it, so none may appear. */
+export function quoted(value: string): string {
   if (value.includes("$")) throw new Error(`nginx would read ${value} as holding a variable`);
   return `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
 }
