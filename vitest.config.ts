@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// Two groups: in-process tests run in parallel; end-to-end tests start real servers on the one
-// port the test build was made for, so they run afterwards, one file at a time.
+// One pool for every file, in-process and end-to-end alike. End-to-end files serve a build on the port it was made
+// for; the global setup makes one build per worker (test/helpers/test-build.ts), so they run side by side too.
 export default defineConfig({
   test: {
     globalSetup: ["test/_global-setup.ts"],
@@ -10,14 +10,8 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     projects: [
-      {
-        extends: true,
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"], sequence: { groupOrder: 0 } },
-      },
-      {
-        extends: true,
-        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 } },
-      },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"] } },
     ],
   },
 });

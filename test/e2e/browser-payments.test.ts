@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-server.ts";
 import { launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { type CommerceStack, startCommerceStack } from "../helpers/commerce-stack.ts";
 import { creditCodeIn } from "../helpers/credit-code.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
 import { mimePart, type SmtpSink } from "../helpers/smtp.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
 // Paying in a real browser without JavaScript: our buy and unlock forms post to the server, which
 // sends the browser to the hosted checkout (here the fake provider's page, allowed by the CSP's
@@ -20,7 +21,7 @@ let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  stack = await startCommerceStack("e2e_browser", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}` });
+  stack = await startCommerceStack("e2e_browser", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${testBuild().port}` });
   ({ server, fake, smtp, dir } = stack);
   browser = await launchBrowser();
 });

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -13,7 +14,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "browser-"));
   server = await startServer({
     DATABASE_URL: `file:${join(dir, "service.db")}`,
-    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}`,
+    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${testBuild().port}`,
   });
   browser = await launchBrowser();
 });

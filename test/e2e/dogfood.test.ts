@@ -1,14 +1,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
 let server: RunningServer;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "dogfood-"));
-  const { port } = inject("site");
+  const { port } = testBuild();
   // The one allowance the checker gets: this server itself, on loopback.
   server = await startServer({
     DATABASE_URL: `file:${join(dir, "service.db")}`,

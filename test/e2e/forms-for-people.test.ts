@@ -1,7 +1,8 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fitsViewport, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { type RunningServer, startServerWithOwnDatabase } from "../helpers/server-process.ts";
+import { testBuild } from "../helpers/test-build.ts";
 import { launchWebMcpBrowser, webMcpReport } from "../helpers/webmcp.ts";
 
 // The forms and the report page as a person meets them in Chromium: plain words, each said once;
@@ -11,7 +12,7 @@ let browser: Browser;
 let reportPath = "";
 
 beforeAll(async () => {
-  server = await startServerWithOwnDatabase("forms", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}` });
+  server = await startServerWithOwnDatabase("forms", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${testBuild().port}` });
   browser = await launchWebMcpBrowser();
 });
 afterAll(async () => {

@@ -2,13 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBotProtectedSite } from "../fixtures/sites/bot-protected.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { issueStaffToken } from "../helpers/admin-cli.ts";
 import { collectPageErrors, fitsViewport, launchBrowser, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { PAGE_TEMPLATES, type PageTemplate } from "../helpers/page-templates.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   const databaseUrl = `file:${join(dir, "service.db")}`;
   server = await startServer({
     DATABASE_URL: databaseUrl,
-    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port},${guarded.hostPort}`,
+    CHECKS_ALLOWED_TARGETS: `127.0.0.1:${testBuild().port},${guarded.hostPort}`,
     MONITORS_INTERVAL_MS: "300",
   });
   browser = await launchBrowser();

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
 let dir: string;
 let env: Record<string, string>;
@@ -59,7 +60,7 @@ describe("starting with bad configuration", () => {
   it(
     "refuses to serve the build under another site URL, naming both URLs and the fix",
     async () => {
-      const built = inject("site").siteUrl;
+      const built = testBuild().siteUrl;
       const other = "http://127.0.0.1:1";
       const refused = startServer({ ...env, SITE_URL: other });
       await expect(refused).rejects.toThrow(`The server exited with 1`);

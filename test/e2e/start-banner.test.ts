@@ -2,10 +2,11 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { type RunningCommand, startNpmScript } from "../helpers/npm-process.ts";
 import { startServer } from "../helpers/server-process.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -103,7 +104,7 @@ describe("the banner's word 'running'", () => {
   it("is said once the server answers its pages at full speed, not before its first requests have warmed it", {
     timeout: 120_000,
   }, async () => {
-    const { distDir, port, siteUrl } = inject("site");
+    const { distDir, port, siteUrl } = testBuild();
     // This process's own fetch is warmed first, so its first use is not counted against the server.
     await fetch(`${siteUrl}/health`).catch(() => undefined);
     const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {

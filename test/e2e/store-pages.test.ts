@@ -1,13 +1,14 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatBytes } from "../../src/lib/format-bytes.ts";
 import type { FakeStripe } from "../fakes/stripe/fake-server.ts";
 import { fitsViewport, screenshot, seriousViolations } from "../helpers/browser.ts";
 import { type CommerceStack, startCommerceStack } from "../helpers/commerce-stack.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
 import { mimePart, type SmtpSink } from "../helpers/smtp.ts";
+import { testBuild } from "../helpers/test-build.ts";
 import { launchWebMcpBrowser, webMcpReport } from "../helpers/webmcp.ts";
 
 // The product pages and the checkout return page as a buyer meets them in Chromium, without
@@ -19,7 +20,7 @@ let smtp: SmtpSink;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startCommerceStack("e2e_store_pages", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${inject("site").port}` });
+  stack = await startCommerceStack("e2e_store_pages", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${testBuild().port}` });
   ({ server, fake, smtp } = stack);
   browser = await launchWebMcpBrowser();
 });

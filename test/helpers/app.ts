@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { H3 } from "h3";
-import { inject } from "vitest";
 import { createApp } from "../../api/app.ts";
 import type { AppServices } from "../../api/app-services.ts";
 import { type ComposeOptions, composeServices } from "../../api/compose.ts";
@@ -12,6 +11,7 @@ import { createLogger, type Logger } from "../../api/platform/log.ts";
 import { loadAstroHandler } from "../../api/site/astro-handler.ts";
 import type { SiteFiles } from "../../api/site/site-files.ts";
 import { builtSite } from "./site.ts";
+import { testBuild } from "./test-build.ts";
 
 export interface TestApp {
   app: H3;
@@ -57,7 +57,7 @@ export async function createTestApp(
   } & ComposeOptions = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), "app-"));
-  const { siteUrl, distDir } = inject("site");
+  const { siteUrl, distDir } = testBuild();
   const config = loadConfig(
     {
       NODE_ENV: "test",

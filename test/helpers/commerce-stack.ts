@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inject } from "vitest";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe/fake-server.ts";
 import { type RunningServer, startServer } from "./server-process.ts";
 import { type SmtpSink, startSmtpSink } from "./smtp.ts";
+import { testBuild } from "./test-build.ts";
 
 export interface CommerceStack {
   server: RunningServer;
@@ -23,7 +23,7 @@ export async function startCommerceStack(name: string, env: Record<string, strin
   const webhookSecret = `whsec_${name}`;
   const dir = await mkdtemp(join(tmpdir(), `${name}-`));
   const smtp = await startSmtpSink();
-  const fake = await startFakeStripe({ webhookSecret, deliverTo: `${inject("site").siteUrl}/api/v1/webhooks/stripe` });
+  const fake = await startFakeStripe({ webhookSecret, deliverTo: `${testBuild().siteUrl}/api/v1/webhooks/stripe` });
   const server = await startServer({
     DATABASE_URL: `file:${join(dir, "service.db")}`,
     STRIPE_SECRET_KEY: `sk_test_${name}`,

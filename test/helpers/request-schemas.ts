@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { inject } from "vitest";
 import type { z } from "zod";
 import { getContent } from "../../src/content/load-content.ts";
 import { requestSchemas } from "../../src/lib/json-schemas.ts";
 import type { SurveyFile } from "../../src/schemas/survey.ts";
 import { validateAgainstPublishedSchema } from "./site.ts";
+import { testBuild } from "./test-build.ts";
 
 /** The request bodies' JSON Schemas as the global setup's build published them. */
-export const schemasDir = () => join(inject("site").distDir, "client", "schemas");
+export const schemasDir = () => join(testBuild().distDir, "client", "schemas");
 /** Each request body's zod schema, as the server validates it. */
 const content = getContent(process.cwd());
 export const requestSchemaMap = new Map<string, z.ZodType>(Object.entries(requestSchemas(content)));

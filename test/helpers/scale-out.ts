@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { type Client, createClient } from "@libsql/client";
-import { inject } from "vitest";
 import type { Started } from "../../scripts/bench/lib/processes.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { type RunningSqld, startSqld } from "../../scripts/lib/sqld.ts";
 import { startStaticFront } from "../../scripts/lib/static-front.ts";
 import { type RunningServer, startServer } from "./server-process.ts";
+import { testBuild } from "./test-build.ts";
 
 export interface ScaleOut {
   sqld: RunningSqld;
@@ -47,7 +47,7 @@ export async function startScaleOut(name: string, env: Record<string, string> = 
   // All at once, as a rolling deployment may start them: migrations are recorded one transaction each.
   await Promise.all(Array.from({ length: count }, addInstance));
   const front = await startStaticFront({
-    distDir: inject("site").distDir,
+    distDir: testBuild().distDir,
     instances: instances.map((instance) => new URL(instance.url).host),
     port: await freePort(),
     workDir: join(sqld.dataDir, "nginx"),

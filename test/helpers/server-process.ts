@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inject } from "vitest";
+import { testBuild } from "./test-build.ts";
 
 export interface RunningServer {
   url: string;
@@ -16,7 +16,7 @@ export interface RunningServer {
  * made for (or `env.PORT`: a second instance behind the same SITE_URL), and waits until it answers.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const { distDir, port: builtPort, siteUrl: builtUrl } = inject("site");
+  const { distDir, port: builtPort, siteUrl: builtUrl } = testBuild();
   const port = env.PORT ? Number(env.PORT) : builtPort;
   const siteUrl = env.PORT ? `http://127.0.0.1:${port}` : builtUrl;
   let output = "";

@@ -2,19 +2,19 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { inject } from "vitest";
 import { loadSiteFiles, type SiteFiles } from "../../api/site/site-files.ts";
+import { testBuild } from "./test-build.ts";
 
 let sitePromise: Promise<SiteFiles | null> | undefined;
 
 /** The site built by the global setup, loaded once per test file. */
 export function builtSite(): Promise<SiteFiles | null> {
-  sitePromise ??= loadSiteFiles(inject("site").distDir);
+  sitePromise ??= loadSiteFiles(testBuild().distDir);
   return sitePromise;
 }
 
 export function siteUrl(): string {
-  return inject("site").siteUrl;
+  return testBuild().siteUrl;
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -25,7 +25,7 @@ export function validateAgainstPublishedSchema(name: string, value: unknown): st
   const id = `${siteUrl()}/schemas/${name}.json`;
   let validate = ajv.getSchema(id);
   if (!validate) {
-    ajv.addSchema(JSON.parse(readFileSync(join(inject("site").distDir, "client", "schemas", `${name}.json`), "utf8")));
+    ajv.addSchema(JSON.parse(readFileSync(join(testBuild().distDir, "client", "schemas", `${name}.json`), "utf8")));
     validate = ajv.getSchema(id);
   }
   if (!validate) throw new Error(`No published schema ${name}`);

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cdnFiles, fileForUrl, type RouteManifest, urlForHtmlFile } from "../../src/lib/manifest.ts";
 import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
-const { distDir } = inject("site");
+const { distDir } = testBuild();
 const manifest = JSON.parse(readFileSync(join(distDir, "manifest.json"), "utf8")) as RouteManifest;
 
 describe("the route manifest", () => {

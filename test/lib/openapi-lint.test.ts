@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { testBuild } from "../helpers/test-build.ts";
 
 const run = promisify(execFile);
 
@@ -33,7 +34,7 @@ async function redoclyLint(
 
 describe("openapi.json under redocly lint", () => {
   it("reports no errors, and no warning but the two paths the contract fixes", async () => {
-    const report = await redoclyLint(join(inject("site").distDir, "client", "openapi.json"));
+    const report = await redoclyLint(join(testBuild().distDir, "client", "openapi.json"));
     const described = report.problems.map(
       (problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ""}`,
     );

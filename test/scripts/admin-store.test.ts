@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import type { CommandDef } from "citty";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxCommand } from "../../scripts/admin/outbox.ts";
 import { storeCommands } from "../../scripts/admin/store.ts";
 import { type AdminRun, runAdmin, runAdminCommand } from "../helpers/admin-cli.ts";
 import { createStoreApp, type StoreTestApp, sessionKey } from "../helpers/store.ts";
+import { testBuild } from "../helpers/test-build.ts";
 
 let store: StoreTestApp;
 let sessionId: string;
@@ -39,7 +40,7 @@ beforeAll(async () => {
     NODE_ENV: "test",
     DATABASE_URL: `file:${join(store.t.dir, "service.db")}`,
     SITE_URL: store.t.config.siteUrl,
-    DIST_DIR: inject("site").distDir,
+    DIST_DIR: testBuild().distDir,
     SMTP_URL: "",
     STRIPE_SECRET_KEY: "",
     LOG_LEVEL: "silent",

@@ -1,11 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { toNodeHandler } from "h3/node";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../api/app.ts";
 import { loadAstroHandler } from "../../../api/site/astro-handler.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { captureLog } from "../../helpers/log-lines.ts";
+import { testBuild } from "../../helpers/test-build.ts";
 
 const captured = captureLog("info");
 let t: TestApp;
@@ -22,7 +23,7 @@ beforeAll(async () => {
       STRIPE_API_BASE: "http://127.0.0.1:9",
     },
   });
-  const pages = await loadAstroHandler(inject("site").distDir);
+  const pages = await loadAstroHandler(testBuild().distDir);
   const app = createApp({ config: t.config, log: captured.log, site: null, services: t.services, pages });
   server = createServer(toNodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -2,19 +2,20 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SiteFiles, StaticRoute } from "../../../api/site/site-files.ts";
 import { staticAnswer } from "../../../api/site/static-answer.ts";
 import { COMPRESS_MIN_BYTES, isCompressibleType } from "../../../src/lib/compression.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { listenLikeTheServer, rawRequest } from "../../helpers/raw-http.ts";
 import { builtSite } from "../../helpers/site.ts";
+import { testBuild } from "../../helpers/test-build.ts";
 
 let t: TestApp;
 let site: SiteFiles;
 let server: Server;
 let base: string;
-const clientDir = () => join(inject("site").distDir, "client");
+const clientDir = () => join(testBuild().distDir, "client");
 const get = (path: string, headers: Record<string, string> = {}) => rawRequest(base, "GET", path, headers);
 
 beforeAll(async () => {
