@@ -1,6 +1,11 @@
-import { type Client, createClient, type InStatement, type InValue } from "@libsql/client";
+import { createRequire } from "node:module";
+import type * as LibsqlClient from "@libsql/client";
+import type { Client, InStatement, InValue } from "@libsql/client";
 import { type Backoff, isBusyError, retryUntil } from "./lock-wait.ts";
 import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
+
+/** The libSQL client, loaded when a remote database is opened: an embedded file never needs its ~50 modules. */
+const libsqlClient = () => createRequire(import.meta.url)("@libsql/client") as typeof LibsqlClient;
 
 function toInStatement(statement: SqlStatement | string): InStatement {
   const { sql, args } = toStatement(statement);
@@ -92,7 +97,7 @@ export class RemoteSql implements Sql {
     authToken: string | undefined,
     readonly timeoutMs: number = 5_000,
   ) {
-    this.#client = createClient({
+    this.#client = libsqlClient().createClient({
       url,
       authToken,
       // Used by the HTTP transport (one request per execute or batch); ws:// ignores it.

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { z } from "zod";
 import { ApiProblem } from "../platform/problem.ts";
 
@@ -48,14 +48,24 @@ function withoutSecrets(text: string): string {
   return SECRETS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
 }
 
+/**
+ * An error the SDK threw, of this type (`StripeError` for any): each of its error classes names
+ * itself in `type`. Read that way rather than with `instanceof`, so that this module does not load
+ * the SDK (api/payments/stripe-sdk.ts loads it only when payments are configured).
+ */
+export function isStripeError(error: unknown, type = "StripeError"): error is Stripe.errors.StripeError {
+  if (!(error instanceof Error) || !("type" in error) || typeof error.type !== "string") return false;
+  return type === "StripeError" ? error.type.startsWith("Stripe") : error.type === type;
+}
+
 /** The SDK reports a body it could not parse as JSON as an API error with this message. */
 export function isUnparseableAnswer(error: unknown): boolean {
-  return error instanceof Stripe.errors.StripeAPIError && error.message.startsWith("Invalid JSON received");
+  return isStripeError(error, "StripeAPIError") && error.message.startsWith("Invalid JSON received");
 }
 
 /** Log fields for a failed call: the provider's error type, status, code and request id, and its message without secrets. */
 export function describeCallFailure(error: unknown): Record<string, unknown> {
-  if (error instanceof Stripe.errors.StripeError)
+  if (isStripeError(error))
     return {
       type: error.type,
       ...(error.statusCode === undefined ? {} : { status: error.statusCode }),

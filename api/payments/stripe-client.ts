@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Logger } from "../platform/log.ts";
@@ -6,6 +6,7 @@ import { ApiProblem } from "../platform/problem.ts";
 import {
   describeCallFailure,
   describeUnexpectedAnswer,
+  isStripeError,
   isUnparseableAnswer,
   PaymentsAnswerInvalidError,
   PaymentsUnavailableError,
@@ -21,6 +22,7 @@ import {
   type Refund,
   RefundSchema,
 } from "./stripe-objects.ts";
+import { stripeSdk } from "./stripe-sdk.ts";
 
 export interface StripeSettings {
   secretKey: string;
@@ -55,7 +57,8 @@ export class WebhookSignatureError extends Error {}
  */
 export function createStripeClient(settings: StripeSettings): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
-  return new Stripe(settings.secretKey, {
+  const Sdk = stripeSdk();
+  return new Sdk(settings.secretKey, {
     timeout: settings.timeoutMs,
     maxNetworkRetries: 1,
     telemetry: false,
@@ -93,7 +96,7 @@ export function paymentsGatewayFor(stripe: Config["stripe"], log: Logger): Payme
 }
 
 function isMissing(error: unknown): boolean {
-  return error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+  return isStripeError(error, "StripeInvalidRequestError") && error.statusCode === 404;
 }
 
 /**

@@ -1,5 +1,5 @@
 import canonicalize from "canonicalize";
-import { createLocalJWKSet, decodeProtectedHeader, errors, flattenedVerify, type JSONWebKeySet } from "jose";
+import type { JSONWebKeySet, ProtectedHeaderParameters } from "jose";
 import { z } from "zod";
 import { type CheckContext, defineCheck, fail, isSecureOrLocal, notApplicable } from "../../check-types.ts";
 import { loadA2aCard } from "../../documents/agent-docs.ts";
@@ -53,6 +53,8 @@ async function judgeSignatures(
     verdict.must(`${SIGNING}.2`, "signatures is present but is not a non-empty array of {protected, signature}");
     return "";
   }
+  // Loaded here, for the few cards that carry signatures: not on every start of the server or the CLI.
+  const { createLocalJWKSet, decodeProtectedHeader, errors, flattenedVerify } = await import("jose");
   const payload = Buffer.from(signingPayload(card)).toString("base64url");
   let verified = 0;
   for (const [index, signature] of signatures.slice(0, MAX_SIGNATURES).entries()) {
@@ -61,7 +63,7 @@ async function judgeSignatures(
       verdict.must(`${SIGNING}.2`, `${which} is not {protected, signature} strings`);
       continue;
     }
-    let header: ReturnType<typeof decodeProtectedHeader>;
+    let header: ProtectedHeaderParameters;
     try {
       header = decodeProtectedHeader({ protected: signature.protected });
     } catch {
