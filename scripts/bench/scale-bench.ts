@@ -106,7 +106,8 @@ export async function benchScaleOut(distDir: string, siteUrl: string, port: numb
           ? String(trips.warm)
           : `${trips.warm} (token cached), ${trips.cold} (token not used in the last second)`,
       target: "≤ 2",
-      met: trips.warm <= 2,
+      // A token not seen in the last second is a real client's first write too: it counts.
+      met: Math.max(trips.warm, trips.cold) <= 2,
     });
 
   const fileUrl = `file:${join(dataDir, "service.db")}`;
