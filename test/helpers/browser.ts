@@ -1,8 +1,16 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type Axe from "axe-core";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { chromiumPath } from "./chromium.ts";
+
+declare global {
+  interface Window {
+    /** axe-core, once seriousViolations has evaluated its source in the page. */
+    axe: typeof Axe;
+  }
+}
 
 /**
  * Debian's Chromium (`npm test` makes sure it is there first), headless, never a downloaded browser. The flags keep it off the network
@@ -49,22 +57,12 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // would be refused), so the audit sees the page exactly as a visitor gets it.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: Document,
-            options: object,
-          ) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, {
+    const result = await window.axe.run(document, {
       runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
     });
     return result.violations.map((violation) => ({
       id: violation.id,
-      impact: violation.impact,
+      impact: violation.impact ?? null,
       help: violation.help,
       nodes: violation.nodes.length,
     }));
