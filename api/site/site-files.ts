@@ -1,16 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONTENT_CODINGS, type ContentCoding } from "../../src/lib/compression.ts";
-import {
-  API_SECURITY_HEADERS,
-  CORS_HEADERS,
-  isCorsType,
-  type RouteEntry,
-  type RouteManifest,
-  SECURITY_HEADERS,
-  takesDocumentPolicy,
-} from "../../src/lib/manifest.ts";
-import { CACHE_CONTROL } from "../../src/lib/outputs/artifact.ts";
+import { type RouteEntry, type RouteManifest, SECURITY_HEADERS } from "../../src/lib/manifest.ts";
+import { pageOf, staticFileHeaders } from "../../src/lib/static-headers.ts";
 import { namesAsWritten } from "../platform/http/responses.ts";
 
 /** One stored form of a URL's bytes, as built or content-coded, with its response headers. */
@@ -37,15 +29,6 @@ export interface SiteFiles {
   manifest: RouteManifest;
   routes: Map<string, StaticRoute>;
   notFoundHtml: Uint8Array | null;
-}
-
-function twinOf(url: string): string {
-  return url === "/" ? "/index.md" : `${url}.md`;
-}
-
-/** The HTML page a Markdown twin answers for (`/index.md` → `/`). */
-function pageOf(twinUrl: string): string {
-  return twinUrl === "/index.md" ? "/" : twinUrl.slice(0, -".md".length);
 }
 
 interface LoadedRoute {
@@ -87,27 +70,15 @@ export async function loadSiteFiles(
     }),
   );
   for (const route of loaded.values()) {
-    const twin =
-      route.entry.type.startsWith("text/html") && loaded.has(twinOf(route.url)) ? twinOf(route.url) : undefined;
-    const headers: [string, string][] = [
-      ...(takesDocumentPolicy(route.entry.type) ? documentHeaders : Object.entries(API_SECURITY_HEADERS)),
-      ["Content-Type", route.entry.type],
-      ["Cache-Control", CACHE_CONTROL[route.entry.cache]],
-    ];
-    if (isCorsType(route.entry.type)) headers.push(...Object.entries(CORS_HEADERS));
-    if (twin) {
-      headers.push(["Link", `<${twin}>; rel="alternate"; type="text/markdown"`]);
-      route.markdownTwin = twin;
-    } else if (route.url.endsWith(".md") && route.url !== "/index.md") {
-      // The twin's page is canonical, so search engines index the HTML, not both.
-      const page = route.url.slice(0, -3);
-      if (loaded.has(page)) headers.push(["Link", `<${page}>; rel="canonical"`]);
-    }
-    route.common = headers;
+    const { headers, markdownTwin } = staticFileHeaders(
+      route.url,
+      route.entry,
+      (url) => loaded.has(url),
+      documentHeaders,
+    );
+    route.common = [["Content-Type", route.entry.type], ...headers];
+    if (markdownTwin) route.markdownTwin = markdownTwin;
   }
-  // RFC 9727 §2: the catalog names itself with rel="api-catalog", also in answer to HEAD.
-  loaded.get("/.well-known/api-catalog")?.common.push(["Link", '</.well-known/api-catalog>; rel="api-catalog"']);
-  loaded.get("/")?.common.push(["Link", homeLinkHeader(loaded)]);
   const routes = new Map<string, StaticRoute>();
   for (const route of loaded.values()) routes.set(route.url, staticRoute(route, loaded));
   let notFoundHtml: Uint8Array | null = null;
@@ -156,29 +127,4 @@ function staticRoute(route: LoadedRoute, loaded: Map<string, LoadedRoute>): Stat
     ...(route.markdownTwin ? { markdownTwin: route.markdownTwin } : {}),
     coded,
   };
-}
-
-/**
- * The home page's `Link` header (RFC 8288): where an agent finds the API catalog (RFC 9727), the
- * API description, the docs, llms.txt, its own entry points (agents.json, as the api-catalog's
- * `service-meta` names it) and the agent skills index (documentation for agents, RFC 8631
- * `service-doc`), and the Markdown version. Only targets that exist are named.
- */
-function homeLinkHeader(routes: ReadonlyMap<string, unknown>): string {
-  const candidates: [string, string][] = [
-    ["/.well-known/api-catalog", 'rel="api-catalog"; type="application/linkset+json"'],
-    ["/openapi.json", 'rel="service-desc"; type="application/vnd.oai.openapi+json"'],
-    ["/docs", 'rel="service-doc"; type="text/html"'],
-    ["/llms.txt", 'rel="describedby"; type="text/plain"'],
-    ["/agents.json", 'rel="service-meta"; type="application/json"; title="Agent entry points"'],
-    ["/.well-known/agent-skills/index.json", 'rel="service-doc"; type="application/json"; title="Agent skills index"'],
-    ["/terms.json", 'rel="terms-of-service"; type="application/json"'],
-    ["/policies/privacy", 'rel="privacy-policy"; type="text/html"'],
-    ["/.well-known/ai-catalog.json", 'rel="ai-catalog"; type="application/ai-catalog+json"'],
-    ["/.well-known/ard.json", 'rel="ard"; type="application/ai-catalog+json"'],
-  ];
-  return candidates
-    .filter(([url]) => routes.has(url))
-    .map(([url, params]) => `<${url}>; ${params}`)
-    .join(", ");
 }

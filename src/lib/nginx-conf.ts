@@ -1,13 +1,5 @@
-import {
-  API_SECURITY_HEADERS,
-  CORS_HEADERS,
-  isCorsType,
-  type RouteEntry,
-  type RouteManifest,
-  SECURITY_HEADERS,
-  takesDocumentPolicy,
-} from "./manifest.ts";
-import { CACHE_CONTROL } from "./outputs/artifact.ts";
+import type { RouteEntry, RouteManifest } from "./manifest.ts";
+import { staticFileHeaders } from "./static-headers.ts";
 
 /** The upstream that the server block including the routes must define: the API instances. */
 export const NGINX_UPSTREAM = "agentready_api";
@@ -22,18 +14,12 @@ function headerLines(headers: readonly (readonly [string, string])[]): string[] 
   return headers.map(([name, value]) => `  add_header ${name} ${quoted(value)} always;`);
 }
 
-/** The headers the embedded server sends with a static file (api/site/site-files.ts), bar its ETag. */
-function routeHeaders(url: string, route: RouteEntry, twin: string | undefined): [string, string][] {
-  const headers: [string, string][] = [
-    ...Object.entries(takesDocumentPolicy(route.type) ? SECURITY_HEADERS : API_SECURITY_HEADERS),
-    ["Cache-Control", CACHE_CONTROL[route.cache]],
-  ];
-  if (isCorsType(route.type)) headers.push(...Object.entries(CORS_HEADERS));
-  if (twin) headers.push(["Link", `<${twin}>; rel="alternate"; type="text/markdown"`]);
-  if (url === "/.well-known/api-catalog") headers.push(["Link", '</.well-known/api-catalog>; rel="api-catalog"']);
-  const vary = [...(twin ? ["Accept"] : []), ...(route.encodings?.gzip ? ["Accept-Encoding"] : [])];
+/** What the embedded server sends with a static file (bar its ETag), and the Vary its gzip copy needs. */
+function routeHeaders(url: string, route: RouteEntry, routes: RouteManifest["routes"]) {
+  const { headers, markdownTwin } = staticFileHeaders(url, route, (other) => other in routes);
+  const vary = [...(markdownTwin ? ["Accept"] : []), ...(route.encodings?.gzip ? ["Accept-Encoding"] : [])];
   if (vary.length > 0) headers.push(["Vary", vary.join(", ")]);
-  return headers;
+  return { headers, markdownTwin };
 }
 
 /**
@@ -60,10 +46,9 @@ export function nginxRoutes(manifest: RouteManifest): string {
   for (const [url, route] of Object.entries(manifest.routes).sort(([a], [b]) => a.localeCompare(b))) {
     // Answered by the instances from runtime state: the catch-all below proxies them.
     if (route.live) continue;
-    const twinUrl = url === "/" ? "/index.md" : `${url}.md`;
-    const twin = route.type.startsWith("text/html") && manifest.routes[twinUrl] ? twinUrl : undefined;
+    const { headers, markdownTwin: twin } = routeHeaders(url, route, manifest.routes);
     lines.push(`location = ${url} {`, `  default_type ${quoted(route.type)};`);
-    lines.push(...headerLines(routeHeaders(url, route, twin)));
+    lines.push(...headerLines(headers));
     if (route.encodings?.gzip) lines.push("  gzip_static on;");
     if (twin) lines.push("  if ($agentready_wants_markdown) { return 418; }", "  error_page 418 = @api;");
     lines.push(`  try_files /${route.file} @api;`, "}");

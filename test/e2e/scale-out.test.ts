@@ -209,4 +209,35 @@ describe("two instances on one sqld", () => {
     };
     expect(status.components.database).toBe("configured");
   });
+
+  it("send each static file with the head an instance sends it with, bar what each server writes itself", async () => {
+    // nginx writes these itself (and its own ETag); everything else is the build's rules.
+    const own = new Set([
+      "date",
+      "server",
+      "connection",
+      "keep-alive",
+      "etag",
+      "last-modified",
+      "accept-ranges",
+      "content-length",
+      "vary",
+    ]);
+    const head = async (url: string) =>
+      [...(await fetch(url, { headers: { "accept-encoding": "identity" } })).headers]
+        .filter(([name]) => !own.has(name))
+        // The instances let forms post to the local fake provider (STRIPE_API_BASE, refused in production);
+        // the front's rules come from the build, which names the real provider only.
+        .map(([name, value]) => [name, value.replace(/ http:\/\/127\.0\.0\.1:\d+/, "")])
+        .sort(([a], [b]) => a.localeCompare(b));
+    for (const path of [
+      "/",
+      "/docs/quickstart",
+      "/docs/quickstart.md",
+      "/.well-known/api-catalog",
+      "/api/v1/docs",
+      "/llms.txt",
+    ])
+      expect(await head(`${stack.front.url}${path}`), path).toEqual(await head(`${first.url}${path}`));
+  });
 });
