@@ -51,7 +51,7 @@ function withoutSecrets(text: string): string {
 /**
  * An error the SDK threw, of this type (`StripeError` for any): each of its error classes names
  * itself in `type`. Read that way rather than with `instanceof`, so that this module does not load
- * the SDK (api/payments/stripe-sdk.ts loads it only when payments are configured).
+ * the SDK (stripe-client.ts loads it only when payments are configured).
  */
 export function isStripeError(error: unknown, type = "StripeError"): error is Stripe.errors.StripeError {
   if (!(error instanceof Error) || !("type" in error) || typeof error.type !== "string") return false;
