@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 // correctness and the cost per request, not more throughput.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { NGINX_OWN_HEADERS } from "../../src/lib/nginx-conf.ts";
 import { freePort } from "../lib/free-port.ts";
 import { startSqld } from "../lib/sqld.ts";
 import { nginxBinary, startStaticFront } from "../lib/static-front.ts";
@@ -183,19 +184,6 @@ export async function benchScaleOut(distDir: string, siteUrl: string, port: numb
   );
   return { title: "Scale-out: sqld, two instances and the nginx front", rows, notes };
 }
-
-/** What nginx writes itself, whatever its configuration: the rest of a head is what a configuration adds. */
-const NGINX_OWN_HEADERS = new Set([
-  "server",
-  "date",
-  "content-type",
-  "content-length",
-  "last-modified",
-  "connection",
-  "keep-alive",
-  "etag",
-  "accept-ranges",
-]);
 
 /** The headers the front's configuration adds to `url`'s answer, for a baseline to send the same head. */
 async function addedHeaders(url: string): Promise<[string, string][]> {

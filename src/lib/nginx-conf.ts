@@ -1,6 +1,19 @@
 import type { RouteEntry, RouteManifest } from "./manifest.ts";
 import { staticFileHeaders } from "./static-headers.ts";
 
+/** The response headers nginx writes itself, whatever its configuration: the rest of a head is the build's rules. */
+export const NGINX_OWN_HEADERS: ReadonlySet<string> = new Set([
+  "server",
+  "date",
+  "content-type",
+  "content-length",
+  "last-modified",
+  "connection",
+  "keep-alive",
+  "etag",
+  "accept-ranges",
+]);
+
 /** The upstream that the server block including the routes must define: the API instances. */
 export const NGINX_UPSTREAM = "agentready_api";
 
