@@ -52,7 +52,10 @@ export const monitorPath = (publicId: string) => `/monitors/${publicId}`;
 export const monitorApiPath = (publicId: string) => `/api/v1/monitors/${publicId}`;
 export const badgePath = (host: string) => `/badge/${host}.svg`;
 
-/** The monitor page's chart shows this many of the latest runs. */
+/**
+ * The monitor page's chart shows this many of the latest runs. At least HISTORY_PAGE + 1: the page
+ * reads them once and takes the history's first page and the latest run from them.
+ */
 const CHART_RUNS = 200;
 
 /** A page of history holds this many runs unless the caller asks for fewer. */
@@ -147,10 +150,10 @@ export class MonitorService {
     return id;
   }
 
-  /** The monitor without its history, with its latest run. */
-  async summary(monitor: MonitorRow): Promise<AgentMonitor> {
+  /** The monitor without its history, with its latest run (read here unless the caller has just read it). */
+  async summary(monitor: MonitorRow, newest?: RunRow[]): Promise<AgentMonitor> {
     const publicId = this.publicIdOf(monitor);
-    const [latest] = await listRuns(this.deps.db(), monitor.id, 1);
+    const [latest] = newest ?? (await listRuns(this.deps.db(), monitor.id, 1));
     const svg = absolute(this.deps.siteUrl, badgePath(monitor.host));
     const page = absolute(this.deps.docsUrl, monitorPath(publicId));
     const alt = `Agent readiness of ${monitor.host}`;
@@ -179,9 +182,18 @@ export class MonitorService {
   /** The monitor and a page of its history, newest first; `before` is the cursor of the previous page's `next`. */
   async view(monitor: MonitorRow, page: { before?: number; limit?: number } = {}): Promise<MonitorView> {
     const limit = page.limit ?? HISTORY_PAGE;
-    const runs = await listRuns(this.deps.db(), monitor.id, limit + 1, page.before);
+    return this.#viewOf(
+      monitor,
+      await listRuns(this.deps.db(), monitor.id, limit + 1, page.before),
+      page.before,
+      limit,
+    );
+  }
+
+  /** The view from `runs`, the page's rows and one more (newest first): the first page's newest is the latest run. */
+  async #viewOf(monitor: MonitorRow, runs: RunRow[], before: number | undefined, limit: number): Promise<MonitorView> {
     const shown = runs.slice(0, limit);
-    const summary = await this.summary(monitor);
+    const summary = await this.summary(monitor, before === undefined ? runs : undefined);
     const last = shown.at(-1);
     const next =
       runs.length > limit && last
@@ -192,8 +204,10 @@ export class MonitorService {
 
   /** The page of a monitor: its view, its latest runs for the chart, and the checks that changed between two runs. */
   async page(monitor: MonitorRow, compare: { from?: string; to?: string }): Promise<MonitorPage> {
-    const view = await this.view(monitor);
-    const rows = (await listRuns(this.deps.db(), monitor.id, CHART_RUNS)).reverse();
+    // One read for the chart serves the history's first page and the latest run too.
+    const newest = await listRuns(this.deps.db(), monitor.id, CHART_RUNS);
+    const view = await this.#viewOf(monitor, newest.slice(0, HISTORY_PAGE + 1), undefined, HISTORY_PAGE);
+    const rows = [...newest].reverse();
     const pick = (id: string | undefined, fallback: RunRow | undefined) =>
       rows.find((run) => run.id === id) ?? fallback;
     const to = pick(compare.to, rows.at(-1));
