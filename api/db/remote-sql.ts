@@ -1,11 +1,27 @@
 import { createRequire } from "node:module";
 import type * as LibsqlClient from "@libsql/client";
 import type { Client, InStatement, InValue } from "@libsql/client";
+import type * as Hrana from "@libsql/hrana-client";
 import { type Backoff, isBusyError, retryUntil } from "./lock-wait.ts";
 import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
+import { StatementPipeline } from "./statement-pipeline.ts";
 
-/** The libSQL client, loaded when a remote database is opened: an embedded file never needs its ~50 modules. */
-const libsqlClient = () => createRequire(import.meta.url)("@libsql/client") as typeof LibsqlClient;
+// Loaded when a remote database is opened: an embedded file never needs their ~50 modules.
+const load = createRequire(import.meta.url);
+const libsqlClient = () => load("@libsql/client") as typeof LibsqlClient;
+const hranaClient = () => load("@libsql/hrana-client") as typeof Hrana;
+
+/**
+ * The HTTP address of a libSQL server's Hrana API for `url`, or null for a WebSocket URL (whose
+ * transport multiplexes on its own). `libsql://` is HTTPS unless `?tls=0`, as @libsql/client reads it.
+ */
+export function hranaHttpUrl(url: string): URL | null {
+  const parsed = new URL(url);
+  const plain = parsed.searchParams.get("tls") === "0";
+  parsed.search = "";
+  if (parsed.protocol === "libsql:") return new URL(`${plain ? "http" : "https"}://${parsed.host}${parsed.pathname}`);
+  return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed : null;
+}
 
 function toInStatement(statement: SqlStatement | string): InStatement {
   const { sql, args } = toStatement(statement);
@@ -24,6 +40,7 @@ function toResult(result: { rows: readonly unknown[]; rowsAffected: number; colu
 
 /** Failures where the request never reached the server: nothing ran, so anything may be sent again. */
 const NOT_SENT = new Set([
+  "PIPELINE_NOT_APPLIED",
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",
@@ -68,6 +85,7 @@ export function classifyRemoteFailure(error: unknown): RemoteFailure {
 }
 
 const READ = /^\s*SELECT\b/i;
+const PRAGMA = /^\s*PRAGMA\b/i;
 
 /**
  * How long a server that does not answer is retried: long enough to ride out a restart of sqld or a
@@ -90,6 +108,8 @@ const BUSY_BACKOFF: Backoff = { firstMs: 5, capMs: 100 };
  */
 export class RemoteSql implements Sql {
   readonly #client: Client;
+  /** Statements and batches over HTTP, sent together with other requests' (statement-pipeline.ts). */
+  readonly #pipeline: StatementPipeline | null;
   #roundTrips = 0;
 
   constructor(
@@ -97,15 +117,23 @@ export class RemoteSql implements Sql {
     authToken: string | undefined,
     readonly timeoutMs: number = 5_000,
   ) {
-    this.#client = libsqlClient().createClient({
-      url,
-      authToken,
-      // Used by the HTTP transport (one request per execute or batch); ws:// ignores it.
-      fetch: (request: Request) => {
-        this.#roundTrips++;
-        return fetch(request, { signal: AbortSignal.timeout(this.timeoutMs) });
-      },
-    });
+    const send = (request: Request) => {
+      this.#roundTrips++;
+      // sqld gzips every answer unless told not to: on its few hundred bytes, compressing and
+      // inflating cost both processes more than the bytes (a tenth of an instance's CPU under load).
+      request.headers.set("accept-encoding", "identity");
+      return fetch(request, { signal: AbortSignal.timeout(this.timeoutMs) });
+    };
+    // Used by the HTTP transport (one request per call: here, transactions); ws:// ignores it.
+    this.#client = libsqlClient().createClient({ url, authToken, fetch: send });
+    const httpUrl = hranaHttpUrl(url);
+    const hrana = httpUrl ? hranaClient() : null;
+    const jwt = authToken ?? new URL(url).searchParams.get("authToken") ?? undefined;
+    // Protocol 3: the pipeline's steps run only while its transaction is open (is_autocommit).
+    this.#pipeline =
+      httpUrl && hrana
+        ? new StatementPipeline(hrana, () => hrana.openHttp(httpUrl, jwt, send, undefined, 3), timeoutMs)
+        : null;
   }
 
   /** HTTP requests sent to the server so far: the database round trips of this instance. */
@@ -127,6 +155,8 @@ export class RemoteSql implements Sql {
   async execute(statement: SqlStatement | string): Promise<SqlResult> {
     const parsed = toStatement(statement);
     const safe = READ.test(parsed.sql) || parsed.idempotent === true;
+    const pipeline = PRAGMA.test(parsed.sql) ? null : this.#pipeline;
+    if (pipeline) return this.#send(() => pipeline.execute(parsed, READ.test(parsed.sql) ? "read" : "write"), safe);
     return toResult(await this.#send(() => this.#client.execute(toInStatement(parsed)), safe));
   }
 
@@ -136,6 +166,9 @@ export class RemoteSql implements Sql {
 
   async batch(statements: readonly SqlStatement[], mode: "write" | "read" = "write"): Promise<SqlResult[]> {
     const safe = mode === "read" || statements.every((statement) => READ.test(statement.sql) || statement.idempotent);
+    // A pragma would outlive its batch in the shared transaction (defer_foreign_keys lasts to COMMIT).
+    const pipeline = statements.some((statement) => PRAGMA.test(statement.sql)) ? null : this.#pipeline;
+    if (pipeline) return this.#send(() => pipeline.batch(statements, mode), safe);
     const results = await this.#send(() => this.#client.batch(statements.map(toInStatement), mode), safe);
     return results.map(toResult);
   }
@@ -161,5 +194,6 @@ export class RemoteSql implements Sql {
 
   close(): void {
     this.#client.close();
+    this.#pipeline?.close();
   }
 }

@@ -65,6 +65,20 @@ export async function authenticateAgent(
   return authenticateBearer(event.req.headers.get("authorization"), deps, address, scope);
 }
 
+/**
+ * The SHA-256 of the bearer token in this `Authorization` value when it is well formed (its
+ * checksum holds), else null: what a token's rate limits are counted on, known before its lookup.
+ */
+export function presentedTokenHash(header: string | null): Buffer | null {
+  const token = header ? BEARER.exec(header)?.[1] : undefined;
+  return token && hasValidChecksum(token) ? hashToken(token) : null;
+}
+
+/** The rate-limit subject of a token: its hash, never the token (the counters are stored). */
+export function tokenSubject(hash: Uint8Array): string {
+  return `token:${Buffer.from(hash).toString("base64url")}`;
+}
+
 /** Where an HTTP client gets a token; an MCP client is told its tool instead (api/mcp/routes.ts). */
 export const TOKEN_SOURCE_HTTP = "from POST /api/v1/agents/register";
 

@@ -8,6 +8,8 @@ import { type LimitName, type RateLimitDecision, type RateLimiter, rateLimitHead
  */
 export class LimitCounter {
   readonly #decisions: RateLimitDecision[] = [];
+  /** Every count begun for this request, applied or not yet: what a refund gives back. */
+  readonly #begun: Promise<RateLimitDecision>[] = [];
 
   constructor(
     private readonly limiter: RateLimiter,
@@ -15,8 +17,21 @@ export class LimitCounter {
     private readonly onHeaders: (headers: Record<string, string>) => void = () => {},
   ) {}
 
-  async count(name: LimitName, subject: string): Promise<Record<string, string>> {
-    const decision = await this.limiter.consume(name, subject);
+  /**
+   * Starts counting without deciding yet: the count can travel with other work (a token's lookup)
+   * and be applied by `count` once the request has earned an answer from it.
+   */
+  begin(name: LimitName, subject: string): Promise<RateLimitDecision> {
+    const decision = this.limiter.consume(name, subject);
+    // Applied (and its failure reported) by `count`, or dropped with the request.
+    decision.catch(() => undefined);
+    this.#begun.push(decision);
+    return decision;
+  }
+
+  /** Applies a count (begun here, or begun now): the RateLimit headers, or a 429 past the limit. */
+  async count(name: LimitName, subject: string, begun?: Promise<RateLimitDecision>): Promise<Record<string, string>> {
+    const decision = await (begun ?? this.begin(name, subject));
     this.#decisions.push(decision);
     const headers = rateLimitHeaders(...this.#decisions);
     this.onHeaders(headers);
@@ -35,9 +50,13 @@ export class LimitCounter {
    * that should cost it. The headers then show the remaining allowance as it stands.
    */
   async refund(): Promise<void> {
+    if (this.#begun.length === 0) return;
+    const taken = await Promise.allSettled(this.#begun.splice(0));
+    const refunded = new Map<RateLimitDecision, RateLimitDecision>();
+    for (const outcome of taken)
+      if (outcome.status === "fulfilled") refunded.set(outcome.value, await this.limiter.refund(outcome.value));
     if (this.#decisions.length === 0) return;
-    const refunded = await Promise.all(this.#decisions.map((decision) => this.limiter.refund(decision)));
-    this.#decisions.splice(0, this.#decisions.length, ...refunded);
+    this.#decisions.splice(0, this.#decisions.length, ...this.#decisions.map((d) => refunded.get(d) ?? d));
     this.onHeaders(rateLimitHeaders(...this.#decisions));
   }
 }

@@ -3,7 +3,7 @@ import { findOperation, type OperationId } from "../../../src/lib/registry.ts";
 import type { RequestSchemas } from "../../../src/schemas/requests/bodies.ts";
 import type { ServiceSettings } from "../../../src/schemas/service.ts";
 import { isUnavailableError } from "../../db/database.ts";
-import { type AgentAuthDeps, authenticateBearer } from "../auth/bearer.ts";
+import { type AgentAuthDeps, authenticateBearer, presentedTokenHash, tokenSubject } from "../auth/bearer.ts";
 import { refuseUnavailable } from "../availability.ts";
 import { LimitCounter } from "../limits/enforce.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
@@ -47,18 +47,19 @@ async function prepareCall<Id extends OperationId, Found>(
 ): Promise<OperationCall<Id, Found>> {
   const operation = findOperation(definition.id);
   const { authentication } = operation;
+  const limit = operation.rateLimit;
+  const header = source.headers.get("authorization");
+  // A token's count is keyed by its hash, known before its owner is read: the two travel to the
+  // database together (one round trip), and the count is applied only once the token is accepted,
+  // so a 401 or 403 still comes first.
+  const presented = authentication.type === "bearer" && limit ? presentedTokenHash(header) : null;
+  const begun = limit && presented ? limits.begin(limit, tokenSubject(presented)) : undefined;
   const agent =
     authentication.type === "bearer"
-      ? await authenticateBearer(
-          source.headers.get("authorization"),
-          deps.auth,
-          source.address,
-          authentication.scope,
-          source.tokenSource,
-        )
+      ? await authenticateBearer(header, deps.auth, source.address, authentication.scope, source.tokenSource)
       : null;
-  const subject = agent?.tokenId ?? source.address;
-  if (operation.rateLimit) await limits.count(operation.rateLimit, subject);
+  const subject = agent ? tokenSubject(agent.tokenHash) : source.address;
+  if (limit) await limits.count(limit, subject, begun);
   // Liveness and the like depend on nothing: they never wait for a reading of the state.
   const gated = operation.switch !== undefined || operation.published !== undefined || operation.requires.length > 0;
   const state = gated ? await deps.monitor.current() : null;

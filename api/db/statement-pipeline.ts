@@ -1,0 +1,279 @@
+import type * as Hrana from "@libsql/hrana-client";
+import type { Row, SqlResult, SqlStatement } from "./sql.ts";
+
+type Kind = "read" | "write";
+
+/**
+ * Group commit for a libSQL server: statements and batches that requests send at about the same
+ * time leave together, as one transaction in one HTTP request (one Hrana batch).
+ *
+ * Why: sqld pays per request and per commit, and two connections writing at once wait for each
+ * other's lock. Measured on the 2-core machine with two instances, one request per statement gave
+ * ~350 waiting-list sign-ups/s with p99 ~160 ms: each statement cost sqld ~1.5 ms, most of it
+ * waiting for the other instance's lock.
+ *
+ * What each caller sees is what it would see alone:
+ * - a statement that fails (a constraint, say) fails alone: SQLite undoes the statement and the
+ *   transaction goes on; a batch runs inside its own savepoint, so it is all or nothing;
+ * - nothing is acknowledged before the COMMIT is: when the transaction does not commit (BEGIN was
+ *   refused as busy, COMMIT failed, an error rolled the whole transaction back), every caller in it
+ *   gets an error saying nothing was applied, which is safe to send again;
+ * - every step runs only while the transaction is open (Hrana 3's `is_autocommit`), so nothing
+ *   ever runs, and commits, on its own after a rollback.
+ *
+ * Reads and writes queue apart: reads never wait for the write lock. Writes leave one transaction
+ * at a time per instance (more in flight would only wait on each other at sqld); what queues while
+ * one is away leaves with the next. Everything a request queues before its next I/O (a token's
+ * owner and its rate-limit count) leaves together: the queue is sent on the next turn of the event
+ * loop, not the next microtask.
+ */
+export class StatementPipeline {
+  readonly #queues: Record<Kind, Queue> = {
+    read: { jobs: [], inFlight: 0, limit: 2 },
+    write: { jobs: [], inFlight: 0, limit: 1 },
+  };
+  #scheduled = false;
+  #client: Hrana.HttpClient | undefined;
+
+  constructor(
+    private readonly hrana: typeof Hrana,
+    private readonly open: () => Hrana.HttpClient,
+    /** How long a job may wait in the queue before it fails unsent (its caller's own deadline). */
+    private readonly queueTimeoutMs: number,
+    private readonly maxJobs = 128,
+  ) {}
+
+  /** One statement. */
+  execute(statement: SqlStatement, kind: Kind): Promise<SqlResult> {
+    return this.#enqueue(kind, (batch, open) => {
+      const step = batch.step().condition(open);
+      const result = step.query(this.#stmt(statement));
+      result.catch(() => undefined);
+      return async () => {
+        const rows = await result;
+        if (rows === undefined) return undefined;
+        return toResult(rows);
+      };
+    });
+  }
+
+  /** Statements that apply together or not at all, in a savepoint of their own. */
+  batch(statements: readonly SqlStatement[], kind: Kind): Promise<SqlResult[]> {
+    return this.#enqueue(kind, (batch, open, index) => {
+      const { BatchCond } = this.hrana;
+      const name = `batch_${index}`;
+      const savepoint = batch.step().condition(open);
+      void savepoint.run(`SAVEPOINT ${name}`).catch(() => undefined);
+      let last = savepoint;
+      const results = statements.map((statement) => {
+        const step = batch.step().condition(BatchCond.and(batch, [BatchCond.ok(last), open]));
+        last = step;
+        const result = step.query(this.#stmt(statement));
+        result.catch(() => undefined);
+        return result;
+      });
+      const allRan = BatchCond.ok(last);
+      void batch
+        .step()
+        .condition(BatchCond.and(batch, [allRan, open]))
+        .run(`RELEASE ${name}`)
+        .catch(() => undefined);
+      const undo = batch.step().condition(BatchCond.and(batch, [BatchCond.ok(savepoint), BatchCond.not(allRan), open]));
+      void undo.run(`ROLLBACK TO ${name}`).catch(() => undefined);
+      void batch
+        .step()
+        .condition(BatchCond.ok(undo))
+        .run(`RELEASE ${name}`)
+        .catch(() => undefined);
+      return async () => {
+        const out: SqlResult[] = [];
+        // The first statement that failed says why; one that did not run follows a failure.
+        for (const result of results) {
+          const rows = await result;
+          if (rows === undefined) return undefined;
+          out.push(toResult(rows));
+        }
+        return out;
+      };
+    });
+  }
+
+  /** Closes the client; what is still queued fails unsent. */
+  close(): void {
+    this.#client?.close();
+    for (const queue of Object.values(this.#queues))
+      for (const job of queue.jobs.splice(0)) job.fail(new Error("The database connection was closed."));
+  }
+
+  /** The HTTP client, opened again when the last one closed (a failed first request closes it for good). */
+  #connection(): Hrana.HttpClient {
+    if (!this.#client || this.#client.closed) this.#client = this.open();
+    return this.#client;
+  }
+
+  #enqueue<T>(kind: Kind, add: AddSteps<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queues[kind].jobs.push({
+        deadline: Date.now() + this.queueTimeoutMs,
+        fail: reject,
+        add: (batch, open, index) => {
+          const read = add(batch, open, index);
+          return async (notApplied) => {
+            try {
+              const result = await read();
+              if (result === undefined || notApplied)
+                reject(notApplied ?? new PipelineNotApplied("the transaction ended"));
+              else resolve(result);
+            } catch (error) {
+              // The job's own statement failed: SQLite undid it, whatever became of the rest.
+              reject(error);
+            }
+          };
+        },
+      });
+      this.#schedule();
+    });
+  }
+
+  /** Sends what is queued on the next turn of the event loop, unless nothing could leave now. */
+  #schedule(): void {
+    if (this.#scheduled || !(this.#ready("write") || this.#ready("read"))) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flush();
+    });
+  }
+
+  #ready(kind: Kind): boolean {
+    const queue = this.#queues[kind];
+    return queue.jobs.length > 0 && queue.inFlight < queue.limit;
+  }
+
+  /**
+   * A write transaction takes the reads queued with it (a token's owner with its count: one round
+   * trip); reads queued while it is away leave on their own, never waiting for the write lock.
+   */
+  #flush(): void {
+    if (this.#ready("write")) this.#start("write", [...this.#take("read"), ...this.#take("write")]);
+    while (this.#ready("read")) this.#start("read", this.#take("read"));
+  }
+
+  /** Up to a pipeline's worth of a queue's jobs; those past their deadline fail unsent. */
+  #take(kind: Kind): Job[] {
+    const now = Date.now();
+    return this.#queues[kind].jobs.splice(0, this.maxJobs).filter((job) => {
+      if (job.deadline > now) return true;
+      job.fail(new PipelineNotApplied("it waited in this instance's queue past its deadline"));
+      return false;
+    });
+  }
+
+  #start(kind: Kind, jobs: Job[]): void {
+    if (jobs.length === 0) return;
+    const queue = this.#queues[kind];
+    queue.inFlight++;
+    void this.#send(kind, jobs).finally(() => {
+      queue.inFlight--;
+      this.#schedule();
+    });
+  }
+
+  async #send(kind: Kind, jobs: Job[]): Promise<void> {
+    let sent: ReturnType<StatementPipeline["transaction"]>;
+    try {
+      const client = this.#connection();
+      // The protocol's version decides what a batch may say; known after the client's first request.
+      await client.getVersion().catch((error: unknown) => {
+        throw new PipelineNotApplied("the server's protocol could not be read", error);
+      });
+      sent = this.transaction(client.openStream(), kind, jobs);
+      await sent.executed;
+    } catch (error) {
+      // The request itself failed (unreachable, dropped, timed out): each caller decides on retrying.
+      for (const job of jobs) job.fail(error);
+      return;
+    }
+    const notApplied = await whyNotCommitted(sent.began, sent.committed);
+    await Promise.all(sent.settle.map((settle) => settle(notApplied)));
+  }
+
+  /** The jobs' steps in one transaction on `stream`, sent as one request. */
+  private transaction(stream: Hrana.HttpStream, kind: Kind, jobs: Job[]) {
+    const { BatchCond } = this.hrana;
+    const batch = stream.batch(false);
+    const began = batch.step().run(kind === "write" ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+    const open = BatchCond.not(BatchCond.isAutocommit(batch));
+    const settle = jobs.map((job, index) => job.add(batch, open, index));
+    const commit = batch.step().condition(open);
+    const committed = commit.run("COMMIT");
+    const rollback = BatchCond.and(batch, [BatchCond.not(BatchCond.ok(commit)), open]);
+    void batch
+      .step()
+      .condition(rollback)
+      .run("ROLLBACK")
+      .catch(() => undefined);
+    const executed = batch.execute();
+    stream.closeGracefully();
+    // Read once the batch ran; until then a rejection must not count as unhandled.
+    for (const step of [began, committed]) step.catch(() => undefined);
+    return { settle, began, committed, executed };
+  }
+
+  #stmt(statement: SqlStatement): Hrana.Stmt {
+    const stmt = new this.hrana.Stmt(statement.sql);
+    if (statement.args) stmt.bindIndexes([...statement.args]);
+    return stmt;
+  }
+}
+
+/** Why the pipeline's transaction did not commit (nothing of it was applied), or null when it did. */
+async function whyNotCommitted(began: Promise<unknown>, committed: Promise<unknown>): Promise<Error | null> {
+  try {
+    await began;
+  } catch (error) {
+    // BEGIN refused (SQLITE_BUSY, say): the caller's own retry rules apply, as for a statement.
+    return error instanceof Error ? error : new PipelineNotApplied(String(error));
+  }
+  try {
+    if ((await committed) === undefined) return new PipelineNotApplied("an error rolled the transaction back");
+  } catch (error) {
+    return error instanceof Error && /busy|locked/i.test(error.message)
+      ? error
+      : new PipelineNotApplied(`COMMIT failed: ${String(error)}`);
+  }
+  return null;
+}
+
+/** Adds a job's steps to the pipeline's batch; what it gives back reads its result once the batch ran (undefined: not run). */
+type AddSteps<T> = (batch: Hrana.Batch, open: Hrana.BatchCond, index: number) => () => Promise<T | undefined>;
+
+interface Job {
+  deadline: number;
+  /** Adds the job's steps; what it gives back settles the caller once the batch ran and its commit is known. */
+  add: (batch: Hrana.Batch, open: Hrana.BatchCond, index: number) => (notApplied: Error | null) => Promise<void>;
+  fail: (error: unknown) => void;
+}
+
+interface Queue {
+  jobs: Job[];
+  inFlight: number;
+  limit: number;
+}
+
+/** Nothing of this job was applied (never sent, or its transaction did not commit): safe to send again. */
+export class PipelineNotApplied extends Error {
+  readonly code = "PIPELINE_NOT_APPLIED";
+  constructor(why: string, cause?: unknown) {
+    super(`The database applied nothing of this statement: ${why}.`, { cause });
+    this.name = "PipelineNotApplied";
+  }
+}
+
+function toResult(result: Hrana.RowsResult): SqlResult {
+  const columns = result.columnNames.map((name) => name ?? "");
+  const rows = result.rows.map(
+    (row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])) as Row,
+  );
+  return { rows, rowsAffected: result.affectedRowCount || rows.length };
+}
