@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { compileEntries, type EntryName } from "./_compiled-entries.ts";
 
 export interface BuiltSite {
   distDir: string;
@@ -15,6 +16,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** One build per test worker, each for its own port (test/helpers/test-build.ts picks the worker's). */
     sites: BuiltSite[];
+    /** The compiled server and CLIs (test/_compiled-entries.ts), by name: what test/helpers/entry.ts starts. */
+    entries: Record<EntryName, string>;
   }
 }
 
@@ -82,7 +85,10 @@ async function buildAll(workers: number): Promise<BuiltSite[]> {
 }
 
 // Every test project runs this setup; they share the builds through the main process's global.
-const shared = globalThis as typeof globalThis & { __builtSites?: Promise<BuiltSite[]> };
+const shared = globalThis as typeof globalThis & {
+  __builtSites?: Promise<BuiltSite[]>;
+  __entries?: Promise<Record<EntryName, string>>;
+};
 
 /**
  * Builds the real site once for each test worker, each for a port no other process holds, so that end-to-end files
@@ -90,5 +96,7 @@ const shared = globalThis as typeof globalThis & { __builtSites?: Promise<BuiltS
  */
 export default async function setup(project: TestProject): Promise<void> {
   shared.__builtSites ??= buildAll(project.globalConfig.maxWorkers);
+  shared.__entries ??= compileEntries(join(process.cwd(), "test-results", "entries"));
   project.provide("sites", await shared.__builtSites);
+  project.provide("entries", await shared.__entries);
 }

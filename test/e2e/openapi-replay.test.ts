@@ -9,6 +9,7 @@ import { sampleSurveyAnswer } from "../../scripts/lib/sample-survey.ts";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { issueStaffToken } from "../helpers/admin-cli.ts";
+import { entryArgs } from "../helpers/entry.ts";
 import { type DocumentedOperation, type Json, operationsOf, ResponseChecker } from "../helpers/openapi.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
@@ -59,11 +60,9 @@ async function send(documented: DocumentedOperation, replay: Replay): Promise<Re
 }
 
 async function issueCreditCode(databaseUrl: string): Promise<string> {
-  const { stdout } = await execAsync(
-    process.execPath,
-    ["--import", "tsx", "scripts/admin.ts", "credits", "issue", "1"],
-    { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" } },
-  );
+  const { stdout } = await execAsync(process.execPath, [...entryArgs("admin"), "credits", "issue", "1"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+  });
   const code = /Code:\s+(\S+)/.exec(stdout)?.[1];
   if (!code) throw new Error(`no code in: ${stdout}`);
   return code;

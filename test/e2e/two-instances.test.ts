@@ -5,6 +5,7 @@ import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
+import { entryArgs } from "../helpers/entry.ts";
 import { insertLockedReports, lookupKeysOf } from "../helpers/reports.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
@@ -70,7 +71,7 @@ describe("two server processes on one database", () => {
     const issued = await new Promise<string>((resolve, reject) =>
       execFile(
         process.execPath,
-        ["--import", "tsx", "scripts/admin.ts", "credits", "issue", "3"],
+        [...entryArgs("admin"), "credits", "issue", "3"],
         { env: { ...process.env, DATABASE_URL: databaseUrl } },
         (error, stdout) => (error ? reject(error) : resolve(stdout)),
       ),

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type ArgsDef, type CommandDef, runCommand } from "citty";
 import { vi } from "vitest";
+import { entryArgs } from "./entry.ts";
 
 const run = promisify(execFile);
 
@@ -14,7 +15,7 @@ export interface AdminRun {
 /** Runs the staff CLI (`npm run admin -- …`) as its own process with `env`; never throws for a non-zero exit. */
 export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<AdminRun> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...entryArgs("admin"), ...args], {
       env: { ...process.env, NODE_ENV: "test", ...env },
     });
     return { code: 0, stdout, stderr };

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { entryArgs } from "./entry.ts";
 import { testBuild } from "./test-build.ts";
 
 export interface RunningServer {
@@ -20,7 +21,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = env.PORT ? Number(env.PORT) : builtPort;
   const siteUrl = env.PORT ? `http://127.0.0.1:${port}` : builtUrl;
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
+  const child = spawn(process.execPath, entryArgs("server"), {
     env: {
       ...process.env,
       NODE_ENV: "test",
@@ -36,7 +37,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  // tsx compiling the server takes a few seconds here, but over 20 s when the two shared cores are busy.
+  // Starting takes about a second here, but over 10 s when the two shared cores are busy.
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${output}`);

@@ -15,6 +15,7 @@ import { startBareSite } from "../fixtures/sites/bare.ts";
 import { startBotProtectedSite } from "../fixtures/sites/bot-protected.ts";
 import { type FixtureSite, startFixtureSite } from "../fixtures/sites/serve.ts";
 import { page, type StaticDocument, startStaticSite } from "../fixtures/sites/static-site.ts";
+import { entryArgs } from "../helpers/entry.ts";
 import { verifyEd25519 } from "../helpers/rfc9421.ts";
 import { sarifSchemaErrors } from "../helpers/sarif.ts";
 
@@ -23,7 +24,7 @@ function runCli(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/check.ts", ...args], {
+    const child = spawn(process.execPath, [...entryArgs("check"), ...args], {
       // The CLI signs with the keys beside DATABASE_URL's file: a temporary one, not the worktree's data/.
       env: { ...process.env, NODE_ENV: "test", DATABASE_URL: `file:${join(keysDir, "service.db")}`, ...env },
     });
