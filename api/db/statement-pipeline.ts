@@ -40,12 +40,13 @@ export class StatementPipeline {
     private readonly open: () => Hrana.HttpClient,
     /** How long a job may wait in the queue before it fails unsent (its caller's own deadline). */
     private readonly queueTimeoutMs: number,
-    private readonly maxJobs = 128,
+    /** What one request may carry: at most this many jobs, and past the first, this many bytes of SQL and values. */
+    private readonly limits: { jobs: number; bytes: number } = { jobs: 128, bytes: 1 << 20 },
   ) {}
 
   /** One statement. */
   execute(statement: SqlStatement, kind: Kind): Promise<SqlResult> {
-    return this.#enqueue(kind, (batch, open) => {
+    return this.#enqueue(kind, sizeOf([statement]), (batch, open) => {
       const step = batch.step().condition(open);
       const result = step.query(this.#stmt(statement));
       result.catch(() => undefined);
@@ -59,7 +60,7 @@ export class StatementPipeline {
 
   /** Statements that apply together or not at all, in a savepoint of their own. */
   batch(statements: readonly SqlStatement[], kind: Kind): Promise<SqlResult[]> {
-    return this.#enqueue(kind, (batch, open, index) => {
+    return this.#enqueue(kind, sizeOf(statements), (batch, open, index) => {
       const { BatchCond } = this.hrana;
       const name = `batch_${index}`;
       const savepoint = batch.step().condition(open);
@@ -111,10 +112,11 @@ export class StatementPipeline {
     return this.#client;
   }
 
-  #enqueue<T>(kind: Kind, add: AddSteps<T>): Promise<T> {
+  #enqueue<T>(kind: Kind, bytes: number, add: AddSteps<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queues[kind].jobs.push({
         deadline: Date.now() + this.queueTimeoutMs,
+        bytes,
         fail: reject,
         add: (batch, open, index) => {
           const read = add(batch, open, index);
@@ -159,10 +161,16 @@ export class StatementPipeline {
     while (this.#ready("read")) this.#start("read", this.#take("read"));
   }
 
-  /** Up to a pipeline's worth of a queue's jobs; those past their deadline fail unsent. */
+  /** Up to a request's worth of a queue's jobs, oldest first; those past their deadline fail unsent. */
   #take(kind: Kind): Job[] {
+    const { jobs } = this.#queues[kind];
+    let count = 0;
+    for (let bytes = 0; count < jobs.length && count < this.limits.jobs; count++) {
+      bytes += jobs[count]?.bytes ?? 0;
+      if (count > 0 && bytes > this.limits.bytes) break;
+    }
     const now = Date.now();
-    return this.#queues[kind].jobs.splice(0, this.maxJobs).filter((job) => {
+    return jobs.splice(0, count).filter((job) => {
       if (job.deadline > now) return true;
       job.fail(new PipelineNotApplied("it waited in this instance's queue past its deadline"));
       return false;
@@ -180,14 +188,14 @@ export class StatementPipeline {
   }
 
   async #send(kind: Kind, jobs: Job[]): Promise<void> {
-    let sent: ReturnType<StatementPipeline["transaction"]>;
+    let sent: SentTransaction;
     try {
       const client = this.#connection();
       // The protocol's version decides what a batch may say; known after the client's first request.
       await client.getVersion().catch((error: unknown) => {
         throw new PipelineNotApplied("the server's protocol could not be read", error);
       });
-      sent = this.transaction(client.openStream(), kind, jobs);
+      sent = this.#transaction(client.openStream(), kind, jobs);
       await sent.executed;
     } catch (error) {
       // The request itself failed (unreachable, dropped, timed out): each caller decides on retrying.
@@ -199,7 +207,7 @@ export class StatementPipeline {
   }
 
   /** The jobs' steps in one transaction on `stream`, sent as one request. */
-  private transaction(stream: Hrana.HttpStream, kind: Kind, jobs: Job[]) {
+  #transaction(stream: Hrana.HttpStream, kind: Kind, jobs: Job[]): SentTransaction {
     const { BatchCond } = this.hrana;
     const batch = stream.batch(false);
     const began = batch.step().run(kind === "write" ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
@@ -248,8 +256,19 @@ async function whyNotCommitted(began: Promise<unknown>, committed: Promise<unkno
 /** Adds a job's steps to the pipeline's batch; what it gives back reads its result once the batch ran (undefined: not run). */
 type AddSteps<T> = (batch: Hrana.Batch, open: Hrana.BatchCond, index: number) => () => Promise<T | undefined>;
 
+interface SentTransaction {
+  /** Settles each job's caller, in the jobs' order, once it is known whether the transaction committed. */
+  settle: ((notApplied: Error | null) => Promise<void>)[];
+  began: Promise<unknown>;
+  committed: Promise<unknown>;
+  /** The request: it fails when the server could not be reached or the connection dropped. */
+  executed: Promise<void>;
+}
+
 interface Job {
   deadline: number;
+  /** About what the job adds to the request: its SQL and values. */
+  bytes: number;
   /** Adds the job's steps; what it gives back settles the caller once the batch ran and its commit is known. */
   add: (batch: Hrana.Batch, open: Hrana.BatchCond, index: number) => (notApplied: Error | null) => Promise<void>;
   fail: (error: unknown) => void;
@@ -268,6 +287,16 @@ export class PipelineNotApplied extends Error {
     super(`The database applied nothing of this statement: ${why}.`, { cause });
     this.name = "PipelineNotApplied";
   }
+}
+
+function sizeOf(statements: readonly SqlStatement[]): number {
+  let bytes = 0;
+  for (const statement of statements) {
+    bytes += statement.sql.length;
+    for (const value of statement.args ?? [])
+      bytes += value instanceof Uint8Array ? value.byteLength : typeof value === "string" ? value.length : 8;
+  }
+  return bytes;
 }
 
 function toResult(result: Hrana.RowsResult): SqlResult {

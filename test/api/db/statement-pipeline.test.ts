@@ -13,6 +13,7 @@ beforeAll(async () => {
     CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
     CREATE TABLE ledger (n INTEGER NOT NULL);
     CREATE TABLE poison (n INTEGER NOT NULL);
+    CREATE TABLE blobs (body BLOB NOT NULL);
     CREATE TRIGGER poison_rolls_back BEFORE INSERT ON poison WHEN NEW.n < 0
       BEGIN SELECT RAISE(ROLLBACK, 'negative poison'); END;
   `);
@@ -22,7 +23,7 @@ afterAll(async () => {
   await sqld?.close();
 });
 
-const count = async (table: "items" | "ledger" | "poison") =>
+const count = async (table: "items" | "ledger" | "poison" | "blobs") =>
   Number((await sql.queryOne(`SELECT COUNT(*) AS n FROM ${table}`))?.n);
 
 /** Requests that reached sqld while `work` ran. */
@@ -46,6 +47,17 @@ describe("statements sent at once over HTTP", () => {
     );
     expect(trips).toBeLessThanOrEqual(3);
     expect(await count("ledger")).toBe(50);
+  });
+
+  it("split what would make one request too large: four 600 kB values leave in four requests", async () => {
+    const body = new Uint8Array(600_000).fill(7);
+    const trips = await tripsOf(() =>
+      Promise.all(
+        Array.from({ length: 4 }, () => sql.execute({ sql: "INSERT INTO blobs (body) VALUES (?)", args: [body] })),
+      ),
+    );
+    expect(trips).toBe(4);
+    expect(await count("blobs")).toBe(4);
   });
 
   it("fail alone: a statement that breaks a constraint gets its error, the others in its request commit", async () => {
