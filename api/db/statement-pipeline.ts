@@ -1,5 +1,13 @@
 import type * as Hrana from "@libsql/hrana-client";
-import type { Row, SqlResult, SqlStatement } from "./sql.ts";
+import {
+  type AddSteps,
+  batchSteps,
+  PipelineNotApplied,
+  sizeOf,
+  statementSteps,
+  whyNotCommitted,
+} from "./pipeline-steps.ts";
+import type { SqlResult, SqlStatement } from "./sql.ts";
 
 type Kind = "read" | "write";
 
@@ -46,57 +54,16 @@ export class StatementPipeline {
 
   /** One statement. */
   execute(statement: SqlStatement, kind: Kind): Promise<SqlResult> {
-    return this.#enqueue(kind, sizeOf([statement]), (batch, open) => {
-      const step = batch.step().condition(open);
-      const result = step.query(this.#stmt(statement));
-      result.catch(() => undefined);
-      return async () => {
-        const rows = await result;
-        if (rows === undefined) return undefined;
-        return toResult(rows);
-      };
-    });
+    return this.#enqueue(kind, sizeOf([statement]), (batch, open) =>
+      statementSteps(this.hrana, batch, open, statement),
+    );
   }
 
   /** Statements that apply together or not at all, in a savepoint of their own. */
   batch(statements: readonly SqlStatement[], kind: Kind): Promise<SqlResult[]> {
-    return this.#enqueue(kind, sizeOf(statements), (batch, open, index) => {
-      const { BatchCond } = this.hrana;
-      const name = `batch_${index}`;
-      const savepoint = batch.step().condition(open);
-      void savepoint.run(`SAVEPOINT ${name}`).catch(() => undefined);
-      let last = savepoint;
-      const results = statements.map((statement) => {
-        const step = batch.step().condition(BatchCond.and(batch, [BatchCond.ok(last), open]));
-        last = step;
-        const result = step.query(this.#stmt(statement));
-        result.catch(() => undefined);
-        return result;
-      });
-      const allRan = BatchCond.ok(last);
-      void batch
-        .step()
-        .condition(BatchCond.and(batch, [allRan, open]))
-        .run(`RELEASE ${name}`)
-        .catch(() => undefined);
-      const undo = batch.step().condition(BatchCond.and(batch, [BatchCond.ok(savepoint), BatchCond.not(allRan), open]));
-      void undo.run(`ROLLBACK TO ${name}`).catch(() => undefined);
-      void batch
-        .step()
-        .condition(BatchCond.ok(undo))
-        .run(`RELEASE ${name}`)
-        .catch(() => undefined);
-      return async () => {
-        const out: SqlResult[] = [];
-        // The first statement that failed says why; one that did not run follows a failure.
-        for (const result of results) {
-          const rows = await result;
-          if (rows === undefined) return undefined;
-          out.push(toResult(rows));
-        }
-        return out;
-      };
-    });
+    return this.#enqueue(kind, sizeOf(statements), (batch, open, index) =>
+      batchSteps(this.hrana, batch, open, statements, `batch_${index}`),
+    );
   }
 
   /** Closes the client; what is still queued fails unsent. */
@@ -227,34 +194,7 @@ export class StatementPipeline {
     for (const step of [began, committed]) step.catch(() => undefined);
     return { settle, began, committed, executed };
   }
-
-  #stmt(statement: SqlStatement): Hrana.Stmt {
-    const stmt = new this.hrana.Stmt(statement.sql);
-    if (statement.args) stmt.bindIndexes([...statement.args]);
-    return stmt;
-  }
 }
-
-/** Why the pipeline's transaction did not commit (nothing of it was applied), or null when it did. */
-async function whyNotCommitted(began: Promise<unknown>, committed: Promise<unknown>): Promise<Error | null> {
-  try {
-    await began;
-  } catch (error) {
-    // BEGIN refused (SQLITE_BUSY, say): the caller's own retry rules apply, as for a statement.
-    return error instanceof Error ? error : new PipelineNotApplied(String(error));
-  }
-  try {
-    if ((await committed) === undefined) return new PipelineNotApplied("an error rolled the transaction back");
-  } catch (error) {
-    return error instanceof Error && /busy|locked/i.test(error.message)
-      ? error
-      : new PipelineNotApplied(`COMMIT failed: ${String(error)}`);
-  }
-  return null;
-}
-
-/** Adds a job's steps to the pipeline's batch; what it gives back reads its result once the batch ran (undefined: not run). */
-type AddSteps<T> = (batch: Hrana.Batch, open: Hrana.BatchCond, index: number) => () => Promise<T | undefined>;
 
 interface SentTransaction {
   /** Settles each job's caller, in the jobs' order, once it is known whether the transaction committed. */
@@ -278,31 +218,4 @@ interface Queue {
   jobs: Job[];
   inFlight: number;
   limit: number;
-}
-
-/** Nothing of this job was applied (never sent, or its transaction did not commit): safe to send again. */
-export class PipelineNotApplied extends Error {
-  readonly code = "PIPELINE_NOT_APPLIED";
-  constructor(why: string, cause?: unknown) {
-    super(`The database applied nothing of this statement: ${why}.`, { cause });
-    this.name = "PipelineNotApplied";
-  }
-}
-
-function sizeOf(statements: readonly SqlStatement[]): number {
-  let bytes = 0;
-  for (const statement of statements) {
-    bytes += statement.sql.length;
-    for (const value of statement.args ?? [])
-      bytes += value instanceof Uint8Array ? value.byteLength : typeof value === "string" ? value.length : 8;
-  }
-  return bytes;
-}
-
-function toResult(result: Hrana.RowsResult): SqlResult {
-  const columns = result.columnNames.map((name) => name ?? "");
-  const rows = result.rows.map(
-    (row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])) as Row,
-  );
-  return { rows, rowsAffected: result.affectedRowCount || rows.length };
 }

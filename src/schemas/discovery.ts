@@ -34,12 +34,16 @@ export const CapabilitySchema = z.strictObject({
   docs: z.string(),
 });
 
-/** `/capabilities.json`: what works now. Anything not listed is not available. */
+/** A capability that does not work now, and why: a component down ("database is unavailable") or a switch. */
+export const UnavailableCapabilitySchema = z.strictObject({ capability: z.string(), reason: z.string() });
+
+/** `/capabilities.json`: what works now. Anything not listed is not available; `unavailable` says why for published ones. */
 export const CapabilitiesDocumentSchema = z.strictObject({
   $schema: z.string(),
   service: ServiceRefSchema,
   generated_at: TimestampSchema,
   capabilities: z.array(CapabilitySchema),
+  unavailable: z.array(UnavailableCapabilitySchema),
 });
 export type CapabilitiesDocument = z.infer<typeof CapabilitiesDocumentSchema>;
 
@@ -53,7 +57,7 @@ export const ServiceStateDocumentSchema = z.strictObject({
   features: z.record(z.string(), z.enum(["on", "off"])),
   components: z.record(z.string(), z.enum(["ok", "configured", "unavailable", "not-configured"])),
   /** Capabilities that exist but do not work right now, and why. */
-  unavailable: z.array(z.strictObject({ capability: z.string(), reason: z.string() })),
+  unavailable: z.array(UnavailableCapabilitySchema),
 });
 
 export const PricingDocumentSchema = z.strictObject({

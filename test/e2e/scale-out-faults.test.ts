@@ -109,8 +109,15 @@ describe("the scale-out deployment under failures", () => {
       components: Record<string, string>;
     };
     expect(status.components.database).toBe("unavailable");
-    const capabilities = await (await fetch(`${stack.front.url}/capabilities.json`)).text();
-    expect(capabilities).not.toContain("/api/v1/waitlist");
+    // The capabilities file leaves the writes out and says why.
+    const capabilities = (await (await fetch(`${stack.front.url}/capabilities.json`)).json()) as {
+      capabilities: { endpoint: string }[];
+      unavailable: { capability: string; reason: string }[];
+    };
+    expect(capabilities.capabilities.map((capability) => capability.endpoint).join(" ")).not.toContain(
+      "/api/v1/waitlist",
+    );
+    expect(capabilities.unavailable).toContainEqual({ capability: "waitlist.join", reason: "database is unavailable" });
 
     await stack.sqld.start();
     await expect

@@ -31,6 +31,19 @@ export function availableOperations(ctx: DiscoveryContext, state: ServiceState):
   return OPERATIONS.filter((operation) => isOperationAvailable(operation, state, ctx.content.service));
 }
 
+/**
+ * The published capabilities that do not work now and why ("database is unavailable", a switch's
+ * reason): what the capabilities file and the service state say beside what they list.
+ */
+function unavailableCapabilities(ctx: DiscoveryContext, state: ServiceState) {
+  return OPERATIONS.flatMap((operation) => {
+    const why = operationUnavailability(operation, state, ctx.content.service);
+    if (!why || why.kind === "unpublished" || !operation.capability) return [];
+    const reason = why.kind === "component" ? `${why.component} is unavailable` : why.reason;
+    return [{ capability: operation.capability, reason }];
+  });
+}
+
 export function capabilitiesDocument(ctx: DiscoveryContext, state: ServiceState) {
   return {
     $schema: absolute(ctx.siteUrl, paths.schema("capabilities")),
@@ -50,16 +63,13 @@ export function capabilitiesDocument(ctx: DiscoveryContext, state: ServiceState)
         ...(operation.rateLimit ? { rate_limit: operation.rateLimit } : {}),
         docs: absolute(ctx.docsUrl, operation.docs),
       })),
+    // Left out of `capabilities`, and said here: an agent learns the database is down, not only that writes vanished.
+    unavailable: unavailableCapabilities(ctx, state),
   };
 }
 
 export function serviceStateDocument(ctx: DiscoveryContext, state: ServiceState) {
-  const unavailable = OPERATIONS.flatMap((operation) => {
-    const why = operationUnavailability(operation, state, ctx.content.service);
-    if (!why || why.kind === "unpublished" || !operation.capability) return [];
-    const reason = why.kind === "component" ? `${why.component} is unavailable` : why.reason;
-    return [{ capability: operation.capability, reason }];
-  });
+  const unavailable = unavailableCapabilities(ctx, state);
   const degraded = Object.values(state.components).includes("unavailable");
   const open = openSwitches(state, ctx.content.service);
   return {

@@ -72,6 +72,15 @@ describe("the database going away while running", () => {
       const ids = await capabilityIds();
       expect(ids).not.toContain("agents.waitlist");
       expect(ids).toContain("docs.list");
+      // The capabilities file says why the writes are gone, not only that they are.
+      const capabilities = (await (await t.app.request("/capabilities.json")).json()) as {
+        unavailable: { capability: string; reason: string }[];
+      };
+      expect(validateAgainstPublishedSchema("capabilities", capabilities)).toEqual([]);
+      expect(capabilities.unavailable).toContainEqual({
+        capability: "agents.waitlist",
+        reason: "database is unavailable",
+      });
       const refused = await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token));
       await expectProblem(refused, 503, "service-unavailable");
       expect(refused.headers.get("retry-after")).toBe("30");
