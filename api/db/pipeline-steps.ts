@@ -100,6 +100,14 @@ export class PipelineNotApplied extends Error {
   }
 }
 
+/** The server speaks Hrana 2 only: a batch cannot say "while the transaction is open", so nothing was sent. */
+export class PipelineUnsupported extends Error {
+  constructor() {
+    super("The database server speaks Hrana 2 only; statements go one request each.");
+    this.name = "PipelineUnsupported";
+  }
+}
+
 export function sizeOf(statements: readonly SqlStatement[]): number {
   let bytes = 0;
   for (const statement of statements) {

@@ -3,6 +3,7 @@ import type * as LibsqlClient from "@libsql/client";
 import type { Client, InStatement, InValue } from "@libsql/client";
 import type * as Hrana from "@libsql/hrana-client";
 import { type Backoff, isBusyError, retryUntil } from "./lock-wait.ts";
+import { PipelineUnsupported } from "./pipeline-steps.ts";
 import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
 import { StatementPipeline } from "./statement-pipeline.ts";
 
@@ -58,6 +59,10 @@ const MAYBE_SENT = new Set([
   "HRANA_WEBSOCKET_ERROR",
   "HRANA_CLOSED_ERROR",
   "SERVER_ERROR",
+  // The same, as the Hrana client names them when it is used directly (statement-pipeline.ts).
+  "HttpServerError",
+  "ProtoError",
+  "WebSocketError",
 ]);
 
 /** The `code`s and names along an error's chain of causes (fetch wraps the socket's error). */
@@ -108,8 +113,8 @@ const BUSY_BACKOFF: Backoff = { firstMs: 5, capMs: 100 };
  */
 export class RemoteSql implements Sql {
   readonly #client: Client;
-  /** Statements and batches over HTTP, sent together with other requests' (statement-pipeline.ts). */
-  readonly #pipeline: StatementPipeline | null;
+  /** Statements and batches over HTTP, sent together with other requests' (statement-pipeline.ts); null over ws:// or Hrana 2. */
+  #pipeline: StatementPipeline | null;
   #roundTrips = 0;
 
   constructor(
@@ -152,11 +157,26 @@ export class RemoteSql implements Sql {
     return retryUntil(call, retry, started + this.timeoutMs);
   }
 
+  /** A call through the pipeline, or undefined when the server cannot take one (Hrana 2): then every call goes alone. */
+  async #grouped<T>(call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof PipelineUnsupported)) throw error;
+      this.#pipeline = null;
+      return undefined;
+    }
+  }
+
   async execute(statement: SqlStatement | string): Promise<SqlResult> {
     const parsed = toStatement(statement);
     const safe = READ.test(parsed.sql) || parsed.idempotent === true;
     const pipeline = PRAGMA.test(parsed.sql) ? null : this.#pipeline;
-    if (pipeline) return this.#send(() => pipeline.execute(parsed, READ.test(parsed.sql) ? "read" : "write"), safe);
+    if (pipeline) {
+      const kind = READ.test(parsed.sql) ? "read" : "write";
+      const result = await this.#grouped(() => this.#send(() => pipeline.execute(parsed, kind), safe));
+      if (result) return result;
+    }
     return toResult(await this.#send(() => this.#client.execute(toInStatement(parsed)), safe));
   }
 
@@ -168,7 +188,10 @@ export class RemoteSql implements Sql {
     const safe = mode === "read" || statements.every((statement) => READ.test(statement.sql) || statement.idempotent);
     // A pragma would outlive its batch in the shared transaction (defer_foreign_keys lasts to COMMIT).
     const pipeline = statements.some((statement) => PRAGMA.test(statement.sql)) ? null : this.#pipeline;
-    if (pipeline) return this.#send(() => pipeline.batch(statements, mode), safe);
+    if (pipeline) {
+      const results = await this.#grouped(() => this.#send(() => pipeline.batch(statements, mode), safe));
+      if (results) return results;
+    }
     const results = await this.#send(() => this.#client.batch(statements.map(toInStatement), mode), safe);
     return results.map(toResult);
   }

@@ -3,6 +3,7 @@ import {
   type AddSteps,
   batchSteps,
   PipelineNotApplied,
+  PipelineUnsupported,
   sizeOf,
   statementSteps,
   whyNotCommitted,
@@ -155,17 +156,26 @@ export class StatementPipeline {
   }
 
   async #send(kind: Kind, jobs: Job[]): Promise<void> {
-    let sent: SentTransaction;
+    let stream: Hrana.HttpStream;
     try {
       const client = this.#connection();
       // The protocol's version decides what a batch may say; known after the client's first request.
-      await client.getVersion().catch((error: unknown) => {
-        throw new PipelineNotApplied("the server's protocol could not be read", error);
-      });
-      sent = this.#transaction(client.openStream(), kind, jobs);
+      if ((await client.getVersion()) < 3) {
+        for (const job of jobs) job.fail(new PipelineUnsupported());
+        return;
+      }
+      stream = client.openStream();
+    } catch (error) {
+      // Nothing was sent: the server could not be reached, or the client closed after that.
+      for (const job of jobs) job.fail(new PipelineNotApplied("the server could not be reached", error));
+      return;
+    }
+    let sent: SentTransaction;
+    try {
+      sent = this.#transaction(stream, kind, jobs);
       await sent.executed;
     } catch (error) {
-      // The request itself failed (unreachable, dropped, timed out): each caller decides on retrying.
+      // The request itself failed (dropped, timed out, a 5xx): each caller decides on retrying.
       for (const job of jobs) job.fail(error);
       return;
     }
