@@ -39,7 +39,12 @@ function unavailableCapabilities(ctx: DiscoveryContext, state: ServiceState) {
   return OPERATIONS.flatMap((operation) => {
     const why = operationUnavailability(operation, state, ctx.content.service);
     if (!why || why.kind === "unpublished" || !operation.capability) return [];
-    const reason = why.kind === "component" ? `${why.component} is unavailable` : why.reason;
+    // A component left unconfigured on purpose (no payment keys in development) is not an outage.
+    const component = why.kind === "component" ? state.components[why.component] : undefined;
+    const reason =
+      why.kind === "component"
+        ? `${why.component} is ${component === "not-configured" ? "not configured" : "unavailable"}`
+        : why.reason;
     return [{ capability: operation.capability, reason }];
   });
 }

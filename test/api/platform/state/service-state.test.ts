@@ -28,10 +28,14 @@ describe("status and configuration", () => {
     expect(validateAgainstPublishedSchema("config", await (await t.app.request("/api/v1/config")).json())).toEqual([]);
   });
 
-  it("drops what needs a payment provider from capabilities when none is configured", async () => {
+  it("drops what needs a payment provider from capabilities when none is configured, and says so", async () => {
     const ids = await capabilityIds();
     expect(ids).toContain("agents.waitlist");
     expect(ids).not.toContain("store.checkout");
+    const { unavailable } = (await (await t.app.request("/capabilities.json")).json()) as {
+      unavailable: { capability: string; reason: string }[];
+    };
+    expect(unavailable).toContainEqual({ capability: "store.checkout", reason: "payments is not configured" });
   });
 });
 
