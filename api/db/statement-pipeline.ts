@@ -30,7 +30,8 @@ type Kind = "read" | "write";
  * - every step runs only while the transaction is open (Hrana 3's `is_autocommit`), so nothing
  *   ever runs, and commits, on its own after a rollback.
  *
- * Reads and writes queue apart: reads never wait for the write lock. Writes leave one transaction
+ * Reads and writes queue apart: reads queued while a write transaction is away leave on their own,
+ * never waiting for the write lock; those queued as one forms ride in it. Writes leave one transaction
  * at a time per instance (more in flight would only wait on each other at sqld); what queues while
  * one is away leaves with the next. Everything a request queues before its next I/O (a token's
  * owner and its rate-limit count) leaves together: the queue is sent on the next turn of the event
