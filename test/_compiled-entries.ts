@@ -1,5 +1,5 @@
-import { cp, mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { cp, mkdir, readdir, rm } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { build } from "esbuild";
 
 /** The programs tests start as processes, by name: what `npm run serve`, `npm run admin` and `npm run check` run. */
@@ -7,14 +7,14 @@ export const ENTRIES = { server: "api/server.ts", admin: "scripts/admin.ts", che
 export type EntryName = keyof typeof ENTRIES;
 
 /**
- * Files the compiled programs open next to their own module (import.meta.url and import.meta.dirname),
- * copied beside them.
+ * What the compiled programs open next to their own module, copied beside them: the migrations
+ * (import.meta.dirname) and every worker script under api/ (`new URL("./x.mjs", import.meta.url)`),
+ * found rather than listed, so a new worker needs no change here.
  */
-const BESIDE = [
-  "api/db/migrations",
-  "api/db/checkpoint-worker.mjs",
-  "api/checks/engine/openapi/validator-worker.mjs",
-] as const;
+async function besideTheModule(): Promise<string[]> {
+  const workers = (await readdir("api", { recursive: true })).filter((path) => path.endsWith(".mjs"));
+  return ["api/db/migrations", ...workers.map((path) => join("api", path))];
+}
 
 /**
  * Compiles each entry once per test run into one ES module (packages stay imports from node_modules),
@@ -38,6 +38,6 @@ export async function compileEntries(outDir: string): Promise<Record<EntryName, 
     packages: "external",
     logLevel: "error",
   });
-  for (const path of BESIDE) await cp(path, join(outDir, path.split("/").pop() ?? path), { recursive: true });
+  for (const path of await besideTheModule()) await cp(path, join(outDir, basename(path)), { recursive: true });
   return Object.fromEntries(names.map((name) => [name, join(outDir, `${name}.mjs`)])) as Record<EntryName, string>;
 }

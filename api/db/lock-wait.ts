@@ -7,7 +7,7 @@
  */
 
 /** The error SQLite (embedded or behind a libSQL server) gives for a lock held by someone else. */
-export function isBusyError(error: unknown): boolean {
+export function isBusyError(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
   const { code } = error as Error & { code?: unknown };
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || /database is locked/.test(error.message);

@@ -1,5 +1,6 @@
 import type * as Hrana from "@libsql/hrana-client";
-import type { Row, SqlResult, SqlStatement } from "./sql.ts";
+import { isBusyError } from "./lock-wait.ts";
+import { type SqlResult, type SqlStatement, serverResult } from "./sql.ts";
 
 // The steps one caller's work adds to a group-commit transaction (statement-pipeline.ts), and how
 // its outcome is read once the server has answered.
@@ -73,20 +74,23 @@ function stmt(hrana: typeof Hrana, statement: SqlStatement): Hrana.Stmt {
   return built;
 }
 
-/** Why the pipeline's transaction did not commit (nothing of it was applied), or null when it did. */
+/**
+ * Why the pipeline's transaction did not commit (nothing of it was applied), or null when it did.
+ * A busy BEGIN or COMMIT stays itself, to be retried as any busy statement is; anything else is
+ * `PipelineNotApplied`, which may be sent again.
+ */
 export async function whyNotCommitted(began: Promise<unknown>, committed: Promise<unknown>): Promise<Error | null> {
+  const failed = (step: string, error: unknown) =>
+    isBusyError(error) ? error : new PipelineNotApplied(`${step} failed`, error);
   try {
     await began;
   } catch (error) {
-    // BEGIN refused (SQLITE_BUSY, say): the caller's own retry rules apply, as for a statement.
-    return error instanceof Error ? error : new PipelineNotApplied(String(error));
+    return failed("BEGIN", error);
   }
   try {
     if ((await committed) === undefined) return new PipelineNotApplied("an error rolled the transaction back");
   } catch (error) {
-    return error instanceof Error && /busy|locked/i.test(error.message)
-      ? error
-      : new PipelineNotApplied(`COMMIT failed: ${String(error)}`);
+    return failed("COMMIT", error);
   }
   return null;
 }
@@ -119,9 +123,5 @@ export function sizeOf(statements: readonly SqlStatement[]): number {
 }
 
 function toResult(result: Hrana.RowsResult): SqlResult {
-  const columns = result.columnNames.map((name) => name ?? "");
-  const rows = result.rows.map(
-    (row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])) as Row,
-  );
-  return { rows, rowsAffected: result.affectedRowCount || rows.length };
+  return serverResult(result.columnNames, result.rows, result.affectedRowCount);
 }

@@ -4,7 +4,15 @@ import type { Client, InStatement, InValue } from "@libsql/client";
 import type * as Hrana from "@libsql/hrana-client";
 import { type Backoff, isBusyError, retryUntil } from "./lock-wait.ts";
 import { PipelineUnsupported } from "./pipeline-steps.ts";
-import { type Row, type Sql, type SqlResult, type SqlStatement, type SqlTransaction, toStatement } from "./sql.ts";
+import {
+  type Row,
+  type Sql,
+  type SqlResult,
+  type SqlStatement,
+  type SqlTransaction,
+  serverResult,
+  toStatement,
+} from "./sql.ts";
 import { StatementPipeline } from "./statement-pipeline.ts";
 
 // Loaded when a remote database is opened: an embedded file never needs their ~50 modules.
@@ -16,7 +24,7 @@ const hranaClient = () => load("@libsql/hrana-client") as typeof Hrana;
  * The HTTP address of a libSQL server's Hrana API for `url`, or null for a WebSocket URL (whose
  * transport multiplexes on its own). `libsql://` is HTTPS unless `?tls=0`, as @libsql/client reads it.
  */
-export function hranaHttpUrl(url: string): URL | null {
+function hranaHttpUrl(url: string): URL | null {
   const parsed = new URL(url);
   const plain = parsed.searchParams.get("tls") === "0";
   parsed.search = "";
@@ -30,13 +38,8 @@ function toInStatement(statement: SqlStatement | string): InStatement {
   return { sql, args: values };
 }
 
-function toResult(result: { rows: readonly unknown[]; rowsAffected: number; columns: readonly string[] }): SqlResult {
-  // @libsql/client rows are array-likes with named properties; copy them into plain objects.
-  const rows = result.rows.map(
-    (row) =>
-      Object.fromEntries(result.columns.map((column) => [column, (row as Record<string, unknown>)[column]])) as Row,
-  );
-  return { rows, rowsAffected: result.rowsAffected || rows.length };
+function toResult(result: LibsqlClient.ResultSet): SqlResult {
+  return serverResult(result.columns, result.rows, result.rowsAffected);
 }
 
 /** Failures where the request never reached the server: nothing ran, so anything may be sent again. */
@@ -62,7 +65,6 @@ const MAYBE_SENT = new Set([
   // The same, as the Hrana client names them when it is used directly (statement-pipeline.ts).
   "HttpServerError",
   "ProtoError",
-  "WebSocketError",
 ]);
 
 /** The `code`s and names along an error's chain of causes (fetch wraps the socket's error). */
@@ -170,10 +172,10 @@ export class RemoteSql implements Sql {
 
   async execute(statement: SqlStatement | string): Promise<SqlResult> {
     const parsed = toStatement(statement);
-    const safe = READ.test(parsed.sql) || parsed.idempotent === true;
+    const kind = READ.test(parsed.sql) ? "read" : "write";
+    const safe = kind === "read" || parsed.idempotent === true;
     const pipeline = PRAGMA.test(parsed.sql) ? null : this.#pipeline;
     if (pipeline) {
-      const kind = READ.test(parsed.sql) ? "read" : "write";
       const result = await this.#grouped(() => this.#send(() => pipeline.execute(parsed, kind), safe));
       if (result) return result;
     }

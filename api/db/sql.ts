@@ -46,6 +46,20 @@ export function toStatement(statement: SqlStatement | string): SqlStatement {
   return typeof statement === "string" ? { sql: statement } : statement;
 }
 
+/**
+ * A libSQL server's answer as plain rows: its rows are array-likes (@libsql/client's and the Hrana
+ * client's alike), read by column index; a write with RETURNING counts the rows it returned.
+ */
+export function serverResult(
+  columns: readonly (string | undefined)[],
+  rows: readonly ArrayLike<unknown>[],
+  affected: number,
+): SqlResult {
+  const names = columns.map((name) => name ?? "");
+  const plain = rows.map((row) => Object.fromEntries(names.map((name, index) => [name, row[index]])) as Row);
+  return { rows: plain, rowsAffected: affected || plain.length };
+}
+
 /** A BLOB column as bytes: a Buffer from the file driver, an ArrayBuffer from a libSQL server. */
 export function bytesOf(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return value;

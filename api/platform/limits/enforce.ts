@@ -51,10 +51,12 @@ export class LimitCounter {
    */
   async refund(): Promise<void> {
     if (this.#begun.length === 0) return;
-    const taken = await Promise.allSettled(this.#begun.splice(0));
-    const refunded = new Map<RateLimitDecision, RateLimitDecision>();
-    for (const outcome of taken)
-      if (outcome.status === "fulfilled") refunded.set(outcome.value, await this.limiter.refund(outcome.value));
+    const taken = (await Promise.allSettled(this.#begun.splice(0))).flatMap((outcome) =>
+      outcome.status === "fulfilled" ? [outcome.value] : [],
+    );
+    const refunded = new Map(
+      await Promise.all(taken.map(async (decision) => [decision, await this.limiter.refund(decision)] as const)),
+    );
     if (this.#decisions.length === 0) return;
     this.#decisions.splice(0, this.#decisions.length, ...this.#decisions.map((d) => refunded.get(d) ?? d));
     this.onHeaders(rateLimitHeaders(...this.#decisions));

@@ -39,13 +39,10 @@ function unavailableCapabilities(ctx: DiscoveryContext, state: ServiceState) {
   return OPERATIONS.flatMap((operation) => {
     const why = operationUnavailability(operation, state, ctx.content.service);
     if (!why || why.kind === "unpublished" || !operation.capability) return [];
+    if (why.kind === "switched-off") return [{ capability: operation.capability, reason: why.reason }];
     // A component left unconfigured on purpose (no payment keys in development) is not an outage.
-    const component = why.kind === "component" ? state.components[why.component] : undefined;
-    const reason =
-      why.kind === "component"
-        ? `${why.component} is ${component === "not-configured" ? "not configured" : "unavailable"}`
-        : why.reason;
-    return [{ capability: operation.capability, reason }];
+    const standing = state.components[why.component] === "not-configured" ? "not configured" : "unavailable";
+    return [{ capability: operation.capability, reason: `${why.component} is ${standing}` }];
   });
 }
 

@@ -172,29 +172,37 @@ describe("the remote driver when sqld fails", () => {
     await proxy.close();
   });
 
-  it("takes a server's 5xx answer (sqld shutting down) as the database being unavailable, never sending a write again", async () => {
-    let posts = 0;
-    const failing = createHttpServer((request, response) => {
-      request.resume();
-      // The protocol probe finds Hrana 3; every statement is answered 500.
-      if (request.method === "GET") response.writeHead(request.url === "/v3-protobuf" ? 200 : 404).end();
-      else {
-        posts++;
-        response.writeHead(500, { "content-type": "text/plain" }).end("shutting down");
-      }
-    });
-    const port = await freePort();
-    await new Promise<void>((resolve) => failing.listen(port, "127.0.0.1", resolve));
-    const sql = new RemoteSql(`http://127.0.0.1:${port}`, undefined, 2_000);
-    const error = await sql.execute("INSERT INTO anything (n) VALUES (1)").then(
-      () => null,
-      (failure: unknown) => failure,
-    );
-    expect(isUnavailableError(error)).toBe(true);
-    expect(posts).toBe(1);
-    sql.close();
-    await new Promise((resolve) => failing.close(resolve));
-  });
+  it.each([
+    // Hrana 3: the statements go grouped (statement-pipeline.ts).
+    { protocol: "v3-protobuf", posted: "/v3-protobuf/pipeline" },
+    // A server that speaks Hrana 2 only: one request per statement, through @libsql/client.
+    { protocol: "v2", posted: "/v2/pipeline" },
+  ])(
+    "takes a $protocol server's 5xx answer (sqld shutting down) as the database being unavailable, never sending a write again",
+    async ({ protocol, posted }) => {
+      const posts: string[] = [];
+      const failing = createHttpServer((request, response) => {
+        request.resume();
+        // The protocol probe finds `protocol`; every statement is answered 500.
+        if (request.method === "GET") response.writeHead(request.url === `/${protocol}` ? 200 : 404).end();
+        else {
+          posts.push(request.url ?? "");
+          response.writeHead(500, { "content-type": "text/plain" }).end("shutting down");
+        }
+      });
+      const port = await freePort();
+      await new Promise<void>((resolve) => failing.listen(port, "127.0.0.1", resolve));
+      const sql = new RemoteSql(`http://127.0.0.1:${port}`, undefined, 2_000);
+      const error = await sql.execute("INSERT INTO anything (n) VALUES (1)").then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+      expect(isUnavailableError(error)).toBe(true);
+      expect(posts).toEqual([posted]);
+      sql.close();
+      await new Promise((resolve) => failing.close(resolve));
+    },
+  );
 
   it("gives up within its timeout, as the database being unavailable, when the server stops answering", async () => {
     const held = new Set<Socket>();
