@@ -17,6 +17,8 @@ export interface StartFacts {
   port: number;
   /** Where the socket listens; the text banner names it only when the public URL differs (a proxy, a CDN). */
   listening: string;
+  /** The JavaScript runtime that answers, e.g. `Node.js 24.22.3`: the one `npm ci` pinned, or the system's. */
+  runtime: string;
   database: string;
   /** Who takes payments, when they are on. */
   payments: string | undefined;
@@ -44,6 +46,7 @@ export function describeStart(config: Config, state: StartState): StartFacts {
     url: config.siteUrl,
     port: state.port,
     listening: `http://${host}:${state.port}`,
+    runtime: `Node.js ${process.versions.node}`,
     database: state.databasePath ?? `libSQL server at ${withoutCredentials(config.database.url)}`,
     payments: paymentsProvider(config),
     mail: config.mail.smtpUrl
@@ -101,6 +104,7 @@ function withoutCredentials(url: string): string {
 export function bannerText(facts: StartFacts): string {
   const listening = facts.listening === facts.url ? "" : ` (listening on ${facts.listening})`;
   const rows = [
+    ["Runtime", facts.runtime],
     ["Database", facts.database],
     ...(facts.payments ? [["Payments", facts.payments]] : []),
     ["Mail", facts.mail],
@@ -128,7 +132,7 @@ export function announceStart(config: Config, facts: StartFacts, log: Logger): v
     return;
   }
   process.stdout.write(bannerText(facts));
-  log.info({ port: facts.port, site: facts.url }, "listening");
+  log.info({ port: facts.port, site: facts.url, runtime: facts.runtime }, "listening");
 }
 
 /** The request id the server's own start-up requests carry, so their access-log lines say what they are. */

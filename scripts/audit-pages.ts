@@ -35,7 +35,7 @@ try {
     dataDir = await mkdtemp(join(tmpdir(), "audit-pages-"));
     const { hostname, port } = new URL(siteUrl);
     server = await startProcess(
-      ["--import", "tsx", "api/server.ts"],
+      ["api/server.ts"],
       {
         HOST: hostname,
         PORT: port || "80",

@@ -79,7 +79,7 @@ const command = defineCommand({
         // One at a time: the first applies the migrations, the others find them applied.
         const instance = await startCommand(
           process.execPath,
-          ["--import", "tsx", "api/server.ts"],
+          ["api/server.ts"],
           { ...env, PORT: String(instancePort), HOST: "127.0.0.1" },
           `http://127.0.0.1:${instancePort}/health`,
           `http://127.0.0.1:${instancePort}`,

@@ -33,7 +33,7 @@ function buildFor(index: number, port: number): Promise<BuiltSite> {
   };
   for (const name of ["DOCS_URL", "API_ORIGIN", "NODE_ENV"]) delete env[name];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=1024", "--import", "tsx", "scripts/build.ts"], {
+    const child = spawn(process.execPath, ["--max-old-space-size=1024", "scripts/build.ts"], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });

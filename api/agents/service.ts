@@ -35,7 +35,11 @@ export class AgentService {
   /** Owner readings are replaced, never changed, when a standing changes: safe to remember by identity. */
   readonly #standingJson = new WeakMap<TokenOwner, string>();
 
-  constructor(private readonly deps: AgentServiceDeps) {}
+  private readonly deps: AgentServiceDeps;
+
+  constructor(deps: AgentServiceDeps) {
+    this.deps = deps;
+  }
 
   /** Creates the registration and its first token; the token is returned once and never stored. */
   async register(

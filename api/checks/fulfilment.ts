@@ -50,7 +50,11 @@ export function checkMetadataOf(intent: Pick<PaymentIntent, "metadata">): CheckM
  * replay finds it already there and changes nothing.
  */
 export class CheckFulfilment {
-  constructor(private readonly deps: CheckFulfilmentDeps) {}
+  private readonly deps: CheckFulfilmentDeps;
+
+  constructor(deps: CheckFulfilmentDeps) {
+    this.deps = deps;
+  }
 
   /** The statements that fulfil this payment; `null` if it is not ours, none until it has succeeded. */
   plan(intent: PaymentIntent): SqlStatement[] | null {

@@ -41,7 +41,11 @@ interface Offer {
  * names the report and the purchase, and `CheckFulfilment` unlocks it once the provider says paid.
  */
 export class CheckPayments {
-  constructor(private readonly deps: CheckPaymentsDeps) {}
+  private readonly deps: CheckPaymentsDeps;
+
+  constructor(deps: CheckPaymentsDeps) {
+    this.deps = deps;
+  }
 
   /** 409 when unlocked already, 422 for an unknown pack, 503 when packs are off or the provider fails. */
   async start(report: StoredReport, input: CheckCheckout): Promise<CheckCheckoutResult> {

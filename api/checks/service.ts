@@ -53,7 +53,11 @@ export const reportApiPath = (id: string) => `/api/v1/checks/${id}`;
 
 /** Readiness checks as the API offers them: run and store a report, read it locked or unlocked, unlock it with a credit. */
 export class ChecksService {
-  constructor(private readonly deps: ChecksServiceDeps) {}
+  private readonly deps: ChecksServiceDeps;
+
+  constructor(deps: ChecksServiceDeps) {
+    this.deps = deps;
+  }
 
   /** Runs a check and stores the full result; answers with the locked summary. 422 for a target the checker may not reach. */
   async run(input: CheckInput, admit?: () => Promise<void>): Promise<CheckReport> {

@@ -1,8 +1,8 @@
 // @ts-check
 // Runs in a worker thread: copies the write-ahead log back into the database file every
 // `intervalMs`, so the fsyncs of a checkpoint never stall the event loop that answers requests.
-// Plain JavaScript so that it starts in any process (the server, tests, scripts) without a
-// TypeScript loader: worker threads do not take `--import tsx` before loading their entry.
+// Plain JavaScript that imports only packages, so it also runs beside the test run's
+// esbuild-compiled entries (test/_compiled-entries.ts), which copy it there.
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "libsql";

@@ -52,7 +52,10 @@ export class Database {
   #checkpoints: BackgroundCheckpoints | undefined;
   readonly path: string | undefined;
 
-  constructor(readonly settings: DatabaseSettings) {
+  readonly settings: DatabaseSettings;
+
+  constructor(settings: DatabaseSettings) {
+    this.settings = settings;
     this.path = filePath(settings.url);
     if (this.path) {
       mkdirSync(dirname(this.path), { recursive: true });

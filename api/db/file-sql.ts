@@ -63,10 +63,12 @@ export class FileSql implements Sql {
   #lockWaits = 0;
   #flushTimer: NodeJS.Timeout | undefined;
 
-  constructor(
-    readonly path: string,
-    readonly timeoutMs: number,
-  ) {
+  readonly path: string;
+  readonly timeoutMs: number;
+
+  constructor(path: string, timeoutMs: number) {
+    this.path = path;
+    this.timeoutMs = timeoutMs;
     this.#connection = new Database(path, { timeout: 0 });
   }
 

@@ -119,11 +119,10 @@ export class RemoteSql implements Sql {
   #pipeline: StatementPipeline | null;
   #roundTrips = 0;
 
-  constructor(
-    url: string,
-    authToken: string | undefined,
-    readonly timeoutMs: number = 5_000,
-  ) {
+  readonly timeoutMs: number;
+
+  constructor(url: string, authToken: string | undefined, timeoutMs: number = 5_000) {
+    this.timeoutMs = timeoutMs;
     const send = (request: Request) => {
       this.#roundTrips++;
       // sqld gzips every answer unless told not to: on its few hundred bytes, compressing and

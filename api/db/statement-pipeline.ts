@@ -45,14 +45,24 @@ export class StatementPipeline {
   #scheduled = false;
   #client: Hrana.HttpClient | undefined;
 
+  private readonly hrana: typeof Hrana;
+  private readonly open: () => Hrana.HttpClient;
+  private readonly queueTimeoutMs: number;
+  private readonly limits: { jobs: number; bytes: number };
+
   constructor(
-    private readonly hrana: typeof Hrana,
-    private readonly open: () => Hrana.HttpClient,
+    hrana: typeof Hrana,
+    open: () => Hrana.HttpClient,
     /** How long a job may wait in the queue before it fails unsent (its caller's own deadline). */
-    private readonly queueTimeoutMs: number,
+    queueTimeoutMs: number,
     /** What one request may carry: at most this many jobs, and past the first, this many bytes of SQL and values. */
-    private readonly limits: { jobs: number; bytes: number } = { jobs: 128, bytes: 1 << 20 },
-  ) {}
+    limits: { jobs: number; bytes: number } = { jobs: 128, bytes: 1 << 20 },
+  ) {
+    this.hrana = hrana;
+    this.open = open;
+    this.queueTimeoutMs = queueTimeoutMs;
+    this.limits = limits;
+  }
 
   /** One statement. */
   execute(statement: SqlStatement, kind: Kind): Promise<SqlResult> {

@@ -111,12 +111,12 @@ export class PreparedResponse {
   readonly #head: string[];
   readonly #requestIdAt: number;
 
-  constructor(
-    private readonly status: number,
-    headers: readonly [string, string][],
-    private readonly body: string,
-    requestIdSlot: string,
-  ) {
+  private readonly status: number;
+  private readonly body: string;
+
+  constructor(status: number, headers: readonly [string, string][], body: string, requestIdSlot: string) {
+    this.status = status;
+    this.body = body;
     this.#head = flatHead(namesAsWritten(headers), body);
     this.#requestIdAt = this.#head.indexOf(requestIdSlot);
     if (this.#requestIdAt === -1) throw new Error("a prepared response needs a request id header");

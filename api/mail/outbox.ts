@@ -63,7 +63,11 @@ export function retryDelayMs(attempt: number): number {
  * stable Message-ID lets mail systems recognise the copy.
  */
 export class MailOutbox {
-  constructor(private readonly deps: MailOutboxDeps) {}
+  private readonly deps: MailOutboxDeps;
+
+  constructor(deps: MailOutboxDeps) {
+    this.deps = deps;
+  }
 
   get configured(): boolean {
     return this.deps.transport !== null;

@@ -96,7 +96,10 @@ export class MonitorScheduler {
   #lastSweep = Number.NEGATIVE_INFINITY;
   #stopping = false;
 
-  constructor(private readonly deps: SchedulerDeps) {
+  private readonly deps: SchedulerDeps;
+
+  constructor(deps: SchedulerDeps) {
+    this.deps = deps;
     this.instance = deps.instance ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   }
 

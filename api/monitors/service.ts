@@ -70,7 +70,11 @@ function profileOf(input: AgentMonitorInput): Profile[] | null {
 
 /** Watching sites: asking and confirming by e-mail, an agent's own monitors, reading a monitor and its history. */
 export class MonitorService {
-  constructor(private readonly deps: MonitorServiceDeps) {}
+  private readonly deps: MonitorServiceDeps;
+
+  constructor(deps: MonitorServiceDeps) {
+    this.deps = deps;
+  }
 
   async #newMonitor(input: AgentMonitorInput, owner: NewMonitor["owner"]): Promise<NewMonitor> {
     const origin = await this.deps.vetTarget(input.domain);

@@ -111,11 +111,15 @@ function isMissing(error: unknown): boolean {
  * checkout uses hosted Checkout Sessions; report unlocks and credit packs use PaymentIntents.
  */
 export class PaymentsGateway {
-  constructor(
-    private readonly stripe: Stripe,
-    private readonly webhookSecret: string | undefined,
-    private readonly log: Logger,
-  ) {}
+  private readonly stripe: Stripe;
+  private readonly webhookSecret: string | undefined;
+  private readonly log: Logger;
+
+  constructor(stripe: Stripe, webhookSecret: string | undefined, log: Logger) {
+    this.stripe = stripe;
+    this.webhookSecret = webhookSecret;
+    this.log = log;
+  }
 
   /** One call, its answer parsed; a failure is logged here as a warning with its cause (never a secret), once. */
   async #call<S extends z.ZodType>(what: string, schema: S, request: () => Promise<unknown>): Promise<z.output<S>> {

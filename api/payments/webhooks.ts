@@ -34,7 +34,11 @@ export type WebhookTable = Readonly<Record<string, readonly WebhookHandler[]>>;
  * so handlers re-read the provider's current state rather than trusting the order of arrival.
  */
 export class PaymentWebhooks {
-  constructor(private readonly deps: { db: () => Sql; now: () => Date; log: Logger; table: WebhookTable }) {}
+  private readonly deps: { db: () => Sql; now: () => Date; log: Logger; table: WebhookTable };
+
+  constructor(deps: { db: () => Sql; now: () => Date; log: Logger; table: WebhookTable }) {
+    this.deps = deps;
+  }
 
   async receive(event: PaymentEvent): Promise<WebhookReceipt> {
     const db = this.deps.db();

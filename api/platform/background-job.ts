@@ -8,11 +8,15 @@ export class BackgroundJob {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
 
-  constructor(
-    private readonly name: string,
-    private readonly task: () => Promise<unknown>,
-    private readonly log: Logger,
-  ) {}
+  private readonly name: string;
+  private readonly task: () => Promise<unknown>;
+  private readonly log: Logger;
+
+  constructor(name: string, task: () => Promise<unknown>, log: Logger) {
+    this.name = name;
+    this.task = task;
+    this.log = log;
+  }
 
   start(intervalMs: number): void {
     if (this.#timer) return;

@@ -11,24 +11,29 @@ export interface Violation {
   detail: string;
 }
 
+export interface ProblemOptions {
+  errors?: Violation[];
+  headers?: Record<string, string>;
+  extra?: Record<string, unknown>;
+  /** What went wrong underneath; never sent, but pages may word it for people. */
+  cause?: unknown;
+}
+
 /**
  * Thrown anywhere a request must end in an RFC 9457 problem; the app's error hook turns it into
  * the response. `detail` speaks to the client and never carries internals.
  */
 export class ApiProblem extends Error {
   readonly status: number;
-  constructor(
-    readonly code: ProblemCode,
-    readonly detail: string,
-    readonly options: {
-      errors?: Violation[];
-      headers?: Record<string, string>;
-      extra?: Record<string, unknown>;
-      /** What went wrong underneath; never sent, but pages may word it for people. */
-      cause?: unknown;
-    } = {},
-  ) {
+  readonly code: ProblemCode;
+  readonly detail: string;
+  readonly options: ProblemOptions;
+
+  constructor(code: ProblemCode, detail: string, options: ProblemOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.detail = detail;
+    this.options = options;
     this.name = "ApiProblem";
     this.status = problemType(code).status;
   }

@@ -8,11 +8,14 @@ import type { Content, ProductEntry } from "../../src/content/model.ts";
 export class StoreCatalogue {
   readonly #byId: Map<string, ProductEntry>;
 
+  readonly filesDir: string;
+
   constructor(
     content: Content,
     /** PRIVATE_FILES_DIR, absolute: item files live here and nowhere public. */
-    readonly filesDir: string,
+    filesDir: string,
   ) {
+    this.filesDir = filesDir;
     this.#byId = new Map(content.products.map((product) => [product.id, product]));
   }
 

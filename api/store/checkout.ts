@@ -29,7 +29,11 @@ export interface StoreCheckoutDeps {
 
 /** Starts hosted checkouts for catalogue items and fees; the price is always the catalogue's. */
 export class StoreCheckout {
-  constructor(private readonly deps: StoreCheckoutDeps) {}
+  private readonly deps: StoreCheckoutDeps;
+
+  constructor(deps: StoreCheckoutDeps) {
+    this.deps = deps;
+  }
 
   /**
    * 404 unknown or unpublished, 409 not on sale or sold out, 422 more than one unit of an item

@@ -39,7 +39,11 @@ function entitlementEnded(entitlement: EntitlementRow): ApiProblem {
  * previews open links, so a GET must not use anything up (DESIGN §5).
  */
 export class StoreDownloads {
-  constructor(private readonly deps: StoreDownloadsDeps) {}
+  private readonly deps: StoreDownloadsDeps;
+
+  constructor(deps: StoreDownloadsDeps) {
+    this.deps = deps;
+  }
 
   /** By session id: 404 without a fulfilled purchase of a file, 410 once the entitlement ended. */
   async bySession(sessionId: string): Promise<PurchasedFile> {

@@ -36,7 +36,11 @@ export function isPaid(session: CheckoutSession): boolean {
  * commit, or by `retryPendingRefunds` if the provider is down then.
  */
 export class StoreFulfilment {
-  constructor(private readonly deps: StoreFulfilmentDeps) {}
+  private readonly deps: StoreFulfilmentDeps;
+
+  constructor(deps: StoreFulfilmentDeps) {
+    this.deps = deps;
+  }
 
   /** The statements that fulfil a paid session, and the follow-up; `null` when it is not a store session. */
   plan(session: CheckoutSession): WebhookEffect | null {

@@ -54,7 +54,11 @@ export function sessionNotFound(): ApiProblem {
  * buyer may come back before the webhook does).
  */
 export class PurchaseSessions {
-  constructor(private readonly deps: PurchaseSessionsDeps) {}
+  private readonly deps: PurchaseSessionsDeps;
+
+  constructor(deps: PurchaseSessionsDeps) {
+    this.deps = deps;
+  }
 
   async lookup(sessionId: string): Promise<PurchaseSession> {
     if (!SESSION_ID_PATTERN.test(sessionId)) throw sessionNotFound();

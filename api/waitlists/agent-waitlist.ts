@@ -14,7 +14,11 @@ export interface AgentWaitlistDeps {
 
 /** The agents' waiting list and survey: one entry and one answer per registration (the body was validated). */
 export class AgentWaitlist {
-  constructor(private readonly deps: AgentWaitlistDeps) {}
+  private readonly deps: AgentWaitlistDeps;
+
+  constructor(deps: AgentWaitlistDeps) {
+    this.deps = deps;
+  }
 
   /** One entry per registration; a second one (also concurrently) is 409, and nothing changes. */
   async join(owner: TokenOwner, entry: AgentWaitlistEntry): Promise<{ id: string; joined_at: string }> {

@@ -13,7 +13,11 @@ export function normaliseEmail(email: string): string {
 }
 
 export class WaitlistService {
-  constructor(private readonly deps: WaitlistServiceDeps) {}
+  private readonly deps: WaitlistServiceDeps;
+
+  constructor(deps: WaitlistServiceDeps) {
+    this.deps = deps;
+  }
 
   /**
    * Adds a person, or leaves them listed. The reply depends only on the request, never on whether

@@ -15,7 +15,7 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
   const databaseUrl = `file:${join(dataDir, "service.db")}`;
   const tokens = await seedAgents(databaseUrl, 45_000);
   const server = await startProcess(
-    ["--import", "tsx", "api/server.ts"],
+    ["api/server.ts"],
     {
       PORT: String(port),
       SITE_URL: siteUrl,
@@ -29,7 +29,7 @@ export async function benchApi(distDir: string, siteUrl: string, port: number): 
     siteUrl,
   );
   const hello = await startProcess(
-    ["--import", "tsx", "scripts/bench/hello-server.ts", String(port + 2)],
+    ["scripts/bench/hello-server.ts", String(port + 2)],
     {},
     `http://127.0.0.1:${port + 2}/`,
     `http://127.0.0.1:${port + 2}`,

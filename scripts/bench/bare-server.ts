@@ -1,6 +1,6 @@
 // The baseline: a bare node:http server answering every request with the same bytes from memory:
 // the body and the response headers the embedded server sent for the same URL.
-//   node --import tsx scripts/bench/bare-server.ts <port> <file with the body> <file with the headers as JSON>
+//   node scripts/bench/bare-server.ts <port> <file with the body> <file with the headers as JSON>
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 

@@ -1,6 +1,6 @@
 // Runs one build in its own process and prints its wall time and peak memory (its own, and that of
 // the processes it starts: Pagefind's indexer, esbuild) as JSON:
-//   node --import tsx scripts/bench/build-child.ts <contentRoot> <outDir>
+//   node scripts/bench/build-child.ts <contentRoot> <outDir>
 process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const { buildSite } = await import("../../src/build/build-site-fs.ts");
 const { watchChildrenPeakMemory } = await import("./lib/child-memory.ts");

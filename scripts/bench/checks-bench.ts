@@ -39,7 +39,6 @@ export async function startFixtureProcess<Name extends string>(
   names: readonly Name[],
 ): Promise<Record<Name, FixtureAddress> & { close(): Promise<void> }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ["--import", "tsx"],
     env: { ...process.env, [FIXTURE_PROCESS_FLAG]: names.join(",") },
     stdio: ["inherit", "inherit", "inherit", "ipc"],
   });

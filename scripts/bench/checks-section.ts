@@ -7,7 +7,7 @@ import { type BenchSection, fmt } from "./lib/report.ts";
 const run = promisify(execFile);
 
 export async function benchChecksSection(): Promise<BenchSection> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/bench/checks-bench.ts", "--json"], {
+  const { stdout } = await run(process.execPath, ["scripts/bench/checks-bench.ts", "--json"], {
     maxBuffer: 1 << 20,
   });
   const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as ChecksBenchResult;

@@ -1,5 +1,5 @@
 // The baseline for API endpoints: a bare node:http hello-world.
-//   node --import tsx scripts/bench/hello-server.ts <port>
+//   node scripts/bench/hello-server.ts <port>
 import { createServer } from "node:http";
 
 const body = JSON.stringify({ hello: "world" });

@@ -81,7 +81,7 @@ export async function benchMixed(
   const fixture = await startFixtureProcess(["exemplary"]);
   // Development mode: production refuses CHECKS_ALLOWED_TARGETS, which the loopback fixture needs.
   const server = await startProcess(
-    ["--import", "tsx", "api/server.ts"],
+    ["api/server.ts"],
     {
       PORT: String(port),
       SITE_URL: siteUrl,
@@ -96,7 +96,7 @@ export async function benchMixed(
     siteUrl,
   );
   const hello = await startProcess(
-    ["--import", "tsx", "scripts/bench/hello-server.ts", String(port + 2)],
+    ["scripts/bench/hello-server.ts", String(port + 2)],
     {},
     `http://127.0.0.1:${port + 2}/`,
     `http://127.0.0.1:${port + 2}`,

@@ -70,7 +70,7 @@ async function seedMonitors(sql: Sql, origins: readonly string[], at: string): P
 interface MonitorsBenchResult {
   /** From the first run's start to the last run's end. */
   spanMs: number;
-  /** From starting the two instances (Node and tsx start-up included) to the last run recorded. */
+  /** From starting the two instances (Node start-up included) to the last run recorded. */
   wallMs: number;
   recorded: number;
   onceEach: boolean;
@@ -129,7 +129,7 @@ export async function benchMonitors(port: number): Promise<MonitorsBenchResult> 
       const url = `http://127.0.0.1:${port + index}`;
       servers.push(
         await startProcess(
-          ["--import", "tsx", "api/server.ts"],
+          ["api/server.ts"],
           {
             PORT: String(port + index),
             SITE_URL: url,

@@ -29,7 +29,7 @@ const LIMITS = "agent-writes=100000000/60,waitlist=100000000/60";
 
 function instance(distDir: string, siteUrl: string, port: number, databaseUrl: string): Promise<Started> {
   return startProcess(
-    ["--import", "tsx", "api/server.ts"],
+    ["api/server.ts"],
     {
       PORT: String(port),
       SITE_URL: siteUrl,

@@ -21,7 +21,7 @@ const OF_NGINX = 0.6;
 
 export async function benchServing(distDir: string, siteUrl: string, port: number): Promise<BenchSection> {
   const server = await startProcess(
-    ["--import", "tsx", "api/server.ts"],
+    ["api/server.ts"],
     // The request log at its default level (info): one line per request, as in production.
     { PORT: String(port), SITE_URL: siteUrl, DIST_DIR: distDir, LOG_LEVEL: "info", NODE_ENV: "production" },
     `${siteUrl}/health`,
@@ -54,7 +54,7 @@ export async function benchServing(distDir: string, siteUrl: string, port: numbe
       await writeFile(`${base}.headers.json`, JSON.stringify(headers));
       const barePort = port + 1;
       const bare = await startProcess(
-        ["--import", "tsx", "scripts/bench/bare-server.ts", String(barePort), `${base}.body`, `${base}.headers.json`],
+        ["scripts/bench/bare-server.ts", String(barePort), `${base}.body`, `${base}.headers.json`],
         {},
         `http://127.0.0.1:${barePort}/`,
         `http://127.0.0.1:${barePort}`,

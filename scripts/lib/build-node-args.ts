@@ -9,4 +9,4 @@
  * 1 GB cap, its own peak RSS is 610–650 MB (about 830–870 MB with the indexer and bundler it
  * starts) and it runs no slower.
  */
-export const BUILD_NODE_ARGS: readonly string[] = ["--max-old-space-size=1024", "--import", "tsx"];
+export const BUILD_NODE_ARGS: readonly string[] = ["--max-old-space-size=1024"];

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { BUILD_NODE_ARGS } from "./build-node-args.ts";
 
-// One Node process each (not `npx tsx`, which leaves a parent and a child, so signals miss the server).
+// One Node process each, started directly (not through npm or npx, which leave a parent, so signals miss the server).
 const run = (args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess =>
   spawn(process.execPath, args, { stdio: "inherit", env });
 
@@ -12,5 +12,5 @@ const run = (args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess =>
 export async function buildThenServe(env: NodeJS.ProcessEnv = process.env): Promise<ChildProcess | undefined> {
   const build = run([...BUILD_NODE_ARGS, "scripts/build.ts"], env);
   const code = await new Promise<number | null>((resolve) => build.once("exit", resolve));
-  return code === 0 ? run(["--import", "tsx", "api/server.ts"], env) : undefined;
+  return code === 0 ? run(["api/server.ts"], env) : undefined;
 }

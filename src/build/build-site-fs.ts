@@ -30,8 +30,11 @@ export interface BuildReport {
 }
 
 export class ContentInvalidError extends Error {
-  constructor(readonly lines: string[]) {
+  readonly lines: string[];
+
+  constructor(lines: string[]) {
     super(`The content has ${lines.length} problem(s):\n${lines.join("\n")}`);
+    this.lines = lines;
   }
 }
 

@@ -7,22 +7,13 @@ export interface RenderingAhead {
   close(): Promise<void>;
 }
 
-interface Pending {
-  promise: Promise<RenderedMarkdown>;
-  resolve: (rendered: RenderedMarkdown) => void;
-  reject: (error: unknown) => void;
-}
+type Pending = PromiseWithResolvers<RenderedMarkdown>;
 
 function pending(): Pending {
-  let resolve: Pending["resolve"] = () => {};
-  let reject: Pending["reject"] = () => {};
-  const promise = new Promise<RenderedMarkdown>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
+  const entry = Promise.withResolvers<RenderedMarkdown>();
   // A page that never asks for its body (the build failed first) must not become an unhandled rejection.
-  promise.catch(() => {});
-  return { promise, resolve, reject };
+  entry.promise.catch(() => {});
+  return entry;
 }
 
 /**
@@ -61,7 +52,7 @@ export function renderDocsAhead(
       ahead.set(body, entry.promise);
       return entry;
     });
-    const worker = new Worker(new URL("./markdown-worker.mjs", import.meta.url), {
+    const worker = new Worker(new URL("./markdown-worker.ts", import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: 128 },
     });
     worker.on("message", ({ index, rendered }: { index: number; rendered: RenderedMarkdown }) => {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,6 +51,8 @@ describe("npm start on a free port", { timeout: 200_000 }, () => {
     const banner = lines.slice(first, last + 1).join("\n");
     expect(lines[first]).toBe(`AgentReady is running at ${url}`);
     expect(banner).toContain(`Database: ${database}`);
+    // npm puts node_modules/.bin first on a script's PATH: the pinned Node answers, not the system's.
+    expect(banner).toContain(`Runtime:  Node.js ${readFileSync(".node-version", "utf8").trim()}`);
     expect(banner).toMatch(/payments: .*answer 503; turn on with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/);
     expect(banner).toMatch(/outgoing mail: .*turn on with SMTP_URL/);
     expect(banner).toContain("Mail:     kept in the outbox; `npm run admin -- outbox list` prints each message");
@@ -107,7 +110,7 @@ describe("the banner's word 'running'", () => {
     const { distDir, port, siteUrl } = testBuild();
     // This process's own fetch is warmed first, so its first use is not counted against the server.
     await fetch(`${siteUrl}/health`).catch(() => undefined);
-    const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
+    const child = spawn(process.execPath, ["api/server.ts"], {
       env: {
         ...newcomerEnv({ PORT: String(port), DIST_DIR: distDir, DATABASE_URL: `file:${join(dir, "running.db")}` }),
         SITE_URL: siteUrl,

@@ -59,7 +59,10 @@ export class ResponseChecker {
   readonly #ajv = new Ajv2020({ allErrors: true, strict: false });
   readonly #compiled = new Map<string, ValidateFunction>();
 
-  constructor(private readonly document: Json) {
+  private readonly document: Json;
+
+  constructor(document: Json) {
+    this.document = document;
     addFormats.default(this.#ajv);
   }
 

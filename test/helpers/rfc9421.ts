@@ -22,7 +22,11 @@ export type Member = Item | InnerList;
 
 class Cursor {
   index = 0;
-  constructor(readonly text: string) {}
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
   peek(): string {
     return this.text[this.index] ?? "";
   }

@@ -39,7 +39,7 @@ function runCli(
 const keysDir = mkdtempSync(join(tmpdir(), "check-cli-"));
 afterAll(() => rm(keysDir, { recursive: true, force: true }));
 
-// Each test spawns the CLI (tsx compiles it first): seconds when the machine is quiet, far more on a busy one.
+// Each test spawns the CLI (from the compiled entry): seconds when the machine is quiet, far more on a busy one.
 const CLI_TESTS = { timeout: 90_000 };
 
 describe("npm run check", CLI_TESTS, () => {

@@ -8,7 +8,7 @@ const fixtures = join(import.meta.dirname, "..", "fixtures", "content");
 
 async function contentCheck(root: string): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/content-check.ts", root]);
+    const { stdout } = await run(process.execPath, ["scripts/content-check.ts", root]);
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };

@@ -24,8 +24,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, user: { ui
   });
 }
 
-const preflight = (env: NodeJS.ProcessEnv) =>
-  run(process.execPath, ["--import", "tsx", "scripts/ensure-browser.ts"], env);
+const preflight = (env: NodeJS.ProcessEnv) => run(process.execPath, ["scripts/ensure-browser.ts"], env);
 
 /** An apt-get that records its arguments and, asked to install, puts an executable at CHROMIUM_PATH. */
 async function standInAptGet(): Promise<{ path: string; calls: () => Promise<string[]> }> {

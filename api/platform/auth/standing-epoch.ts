@@ -26,10 +26,13 @@ export class StandingEpoch {
   #readAt = Number.NEGATIVE_INFINITY;
   #reading: { startedAt: number; value: Promise<number> } | undefined;
 
-  constructor(
-    private readonly read: () => Promise<number>,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+  private readonly read: () => Promise<number>;
+  private readonly now: () => number;
+
+  constructor(read: () => Promise<number>, now: () => number = () => performance.now()) {
+    this.read = read;
+    this.now = now;
+  }
 
   /** The epoch a request may use now: at once while the reading is fresh, else from a read begun now. */
   current(): number | Promise<number> {

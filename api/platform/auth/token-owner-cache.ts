@@ -30,17 +30,27 @@ export class TokenOwnerCache {
   readonly #tokensByAgent = new Map<string, Set<string>>();
   #sweptAt = 0;
 
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly limit;
+  private readonly refresh?: (token: string) => Promise<TokenOwner | null>;
+
   constructor(
-    private readonly ttlMs: number,
-    private readonly now: () => number,
-    private readonly limit = 10_000,
+    ttlMs: number,
+    now: () => number,
+    limit = 10_000,
     /**
      * Reads a token's owner again. Given, an entry past half its life is re-read in the background
      * while it is still served, so a token in steady use never misses: against a libSQL server a
      * miss is a round trip that every request with the token waited for, once a second.
      */
-    private readonly refresh?: (token: string) => Promise<TokenOwner | null>,
-  ) {}
+    refresh?: (token: string) => Promise<TokenOwner | null>,
+  ) {
+    this.ttlMs = ttlMs;
+    this.now = now;
+    this.limit = limit;
+    this.refresh = refresh;
+  }
 
   get(token: string): TokenOwner | undefined {
     const entry = this.#entries.get(token);

@@ -31,7 +31,10 @@ export class LookupKeys {
   /** One key's fingerprint, to tell whether two databases share it (never the key itself). */
   readonly id: string;
 
-  constructor(readonly lookupKey: Buffer) {
+  readonly lookupKey: Buffer;
+
+  constructor(lookupKey: Buffer) {
+    this.lookupKey = lookupKey;
     this.#hashKey = derive(lookupKey, "agentready/lookup/hash");
     this.#sealKey = derive(lookupKey, "agentready/lookup/seal");
     this.id = derive(lookupKey, "agentready/lookup/id").toString("hex").slice(0, 16);

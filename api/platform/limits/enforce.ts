@@ -11,11 +11,17 @@ export class LimitCounter {
   /** Every count begun for this request, applied or not yet: what a refund gives back. */
   readonly #begun: Promise<RateLimitDecision>[] = [];
 
+  private readonly limiter: RateLimiter;
+  private readonly onHeaders: (headers: Record<string, string>) => void;
+
   constructor(
-    private readonly limiter: RateLimiter,
+    limiter: RateLimiter,
     /** Told the headers after each count: a request's later error must carry them too. */
-    private readonly onHeaders: (headers: Record<string, string>) => void = () => {},
-  ) {}
+    onHeaders: (headers: Record<string, string>) => void = () => {},
+  ) {
+    this.limiter = limiter;
+    this.onHeaders = onHeaders;
+  }
 
   /**
    * Starts counting without deciding yet: the count can travel with other work (a token's lookup)

@@ -84,7 +84,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
 /** Several instances: counters in the database, one atomic upsert per request. */
 export class DatabaseRateLimitStore implements RateLimitStore {
   #nextPurge = 0;
-  constructor(private readonly client: () => Sql) {}
+  private readonly client: () => Sql;
+
+  constructor(client: () => Sql) {
+    this.client = client;
+  }
 
   async consume(key: string, windowMs: number, now: number): Promise<Counter> {
     if (now >= this.#nextPurge) {
@@ -100,11 +104,15 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 }
 
 export class RateLimiter {
-  constructor(
-    private readonly store: RateLimitStore,
-    private readonly policies: Record<LimitName, RateLimitPolicy>,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly store: RateLimitStore;
+  private readonly policies: Record<LimitName, RateLimitPolicy>;
+  private readonly now: () => number;
+
+  constructor(store: RateLimitStore, policies: Record<LimitName, RateLimitPolicy>, now: () => number = Date.now) {
+    this.store = store;
+    this.policies = policies;
+    this.now = now;
+  }
 
   policy(name: LimitName): RateLimitPolicy {
     return this.policies[name];

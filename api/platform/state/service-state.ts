@@ -26,7 +26,11 @@ export class ServiceStateMonitor {
   #pending: Promise<ServiceState> | undefined;
   #switches: Switches = { ...DEFAULT_SWITCHES };
 
-  constructor(private readonly sources: StateSources) {}
+  private readonly sources: StateSources;
+
+  constructor(sources: StateSources) {
+    this.sources = sources;
+  }
 
   async current(): Promise<ServiceState> {
     const fresh = this.peek();

@@ -99,11 +99,9 @@ describe("standard output written once per turn", () => {
         process.exit(0);
       });
     `;
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script],
-      { cwd: process.cwd() },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: process.cwd(),
+    });
     const indexes = stdout
       .trim()
       .split("\n")

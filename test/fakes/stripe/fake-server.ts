@@ -41,7 +41,11 @@ export class FakeStripe {
   #deliveries: Promise<unknown>[] = [];
   url = "";
 
-  constructor(private readonly options: FakeStripeOptions) {}
+  private readonly options: FakeStripeOptions;
+
+  constructor(options: FakeStripeOptions) {
+    this.options = options;
+  }
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) =>

@@ -10,13 +10,15 @@ import { type FormObject, list, metadataOf, object, text } from "./form-body.ts"
 export type Json = Record<string, unknown>;
 
 export class FakeError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-    readonly code?: string,
-  ) {
+  readonly status: number;
+  readonly type: string;
+  readonly code?: string;
+
+  constructor(status: number, type: string, message: string, code?: string) {
     super(message);
+    this.status = status;
+    this.type = type;
+    this.code = code;
   }
 }
 
@@ -44,7 +46,11 @@ export class FakeStripeState {
   readonly refunds = new Map<string, Json>();
   readonly events: Json[] = [];
 
-  constructor(private readonly baseUrl: () => string) {}
+  private readonly baseUrl: () => string;
+
+  constructor(baseUrl: () => string) {
+    this.baseUrl = baseUrl;
+  }
 
   createSession(params: FormObject): Json {
     const items = list(params.line_items).map((entry) => {

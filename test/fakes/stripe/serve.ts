@@ -1,4 +1,4 @@
-// A fake payment provider for local work: `node --import tsx test/fakes/stripe/serve.ts`, then run
+// A fake payment provider for local work: `node test/fakes/stripe/serve.ts`, then run
 // the service with STRIPE_API_BASE=http://127.0.0.1:12111 STRIPE_SECRET_KEY=sk_test_local
 // STRIPE_WEBHOOK_SECRET=whsec_local. Checkout pages are served at /pay/<session id>; events go to
 // WEBHOOK_URL (default: the service's webhook on 127.0.0.1:4321).

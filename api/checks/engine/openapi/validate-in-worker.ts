@@ -30,7 +30,7 @@ function failAll(error: Error): void {
 /** The process's one validation thread, started on first use and left to die with the process when idle. */
 function validationThread(): Worker {
   if (worker !== null) return worker;
-  // Plain JavaScript needs no loader: no `--import tsx` (whose compiler service would keep the process alive).
+  // No inherited execArgv: a parent's flags (a debugger, a heap cap) are not the validator's.
   const started = new Worker(new URL("./validator-worker.mjs", import.meta.url), { execArgv: [] });
   started.on("message", (raw: unknown) => {
     const reply = ReplySchema.parse(raw);

@@ -1,8 +1,8 @@
 // @ts-check
 // Runs in a worker thread: validates OpenAPI documents against the specification's JSON Schemas. Compiling a
 // version's schema takes a second or more of CPU; on the scanning thread that stalled every request in flight (and
-// their timers then fired late, failing sites that had answered in time). Plain JavaScript so that it starts in any
-// process without a TypeScript loader: worker threads do not take `--import tsx` before loading their entry.
+// their timers then fired late, failing sites that had answered in time). Plain JavaScript that imports only packages,
+// so it also runs beside the test run's esbuild-compiled entries (test/_compiled-entries.ts), which copy it there.
 import { parentPort } from "node:worker_threads";
 import { Validator } from "@seriousme/openapi-schema-validator";
 
