@@ -1,9 +1,5 @@
 import { createServer } from "node:http";
 import { toNodeHandler } from "h3/node";
-import { createApp, hotRoutesFor } from "./app.ts";
-import type { AppServices } from "./app-services.ts";
-import { startCommerceJobs, startMonitorJob } from "./background-jobs.ts";
-import { composeServices } from "./compose.ts";
 import { type Config, ConfigError, configurationWarnings, loadConfig } from "./config.ts";
 import { withHotRoutes } from "./fast-path/hot-routes.ts";
 import { documentHeadersFor } from "./platform/http/document-headers.ts";
@@ -12,7 +8,11 @@ import { StdoutOncePerTurn } from "./platform/log-output.ts";
 import { loadAstroHandler } from "./site/astro-handler.ts";
 import { builtUrlMismatch, readBuiltUrls } from "./site/built-for.ts";
 import { loadSiteFiles } from "./site/site-files.ts";
-import { announceStart, describeStart, warmUp } from "./start-banner.ts";
+import { createApp, hotRoutesFor } from "./wiring/app.ts";
+import type { AppServices } from "./wiring/app-services.ts";
+import { startCommerceJobs, startMonitorJob } from "./wiring/background-jobs.ts";
+import { composeServices } from "./wiring/compose.ts";
+import { announceStart, describeStart, warmUp } from "./wiring/start-banner.ts";
 
 // Entry point: configuration → database and services → build files → app → listen.
 // SIGTERM stops accepting connections, lets in-flight requests finish, then closes the database.

@@ -51,8 +51,8 @@ function circlesIn(graph: ReadonlyMap<string, readonly string[]>): string[] {
 
 /** Shared machinery every feature stands on; it imports no feature and no wiring. */
 const LOWER = ["api/config.ts", "api/platform/", "api/db/"];
-/** The wiring: files at the top of api/ that compose the features into the app and the server. */
-const isWiring = (file: string) => dirname(file) === "api" && file !== "api/config.ts";
+/** The wiring: the files that compose the features into the app, and the server entry that starts it. */
+const isWiring = (file: string) => file.startsWith("api/wiring/") || file === "api/server.ts";
 const FEATURES = ["agents", "waitlists", "store", "checks", "monitors", "payments", "mail", "site", "mcp"];
 /**
  * Payments and mail serve the other features: these files are what they offer (the gateway, the
@@ -117,6 +117,13 @@ describe("the api/ layout", () => {
     for (const file of API_FILES) counts.set(dirname(file), (counts.get(dirname(file)) ?? 0) + 1);
     const crowded = [...counts].filter(([, count]) => count > 12).map(([dir, count]) => `${dir}: ${count}`);
     expect(crowded).toEqual([]);
+  });
+
+  it("reads as server, features, platform and db: the top of api/ holds the entry and the configuration, the wiring its own folder", () => {
+    const loose = API_FILES.filter((file) => dirname(file) === "api");
+    expect(loose.sort()).toEqual(["api/config.ts", "api/server.ts"]);
+    const folders = new Set(API_FILES.map((file) => file.split("/")[1]).filter((part) => !part?.endsWith(".ts")));
+    expect([...folders].sort()).toEqual([...FEATURES, "db", "fast-path", "platform", "wiring"].sort());
   });
 
   it("keeps source files under 300 lines", () => {

@@ -85,7 +85,7 @@ export function createCheckServices({
   return { checks, checkPayments, checkFulfilment };
 }
 
-/** What the receipt e-mail needs to render (api/mail-templates.ts); the staff CLI builds it too. */
+/** What the receipt e-mail needs to render (api/wiring/mail-templates.ts); the staff CLI builds it too. */
 export function checkMailDeps(
   config: Pick<Config, "siteUrl" | "docsUrl">,
   content: Content,

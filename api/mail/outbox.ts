@@ -29,7 +29,7 @@ export interface MailOutboxDeps {
   host: string;
   /** `null` without SMTP_URL: messages wait in the outbox (`npm run admin -- outbox list`). */
   transport: MailTransport | null;
-  /** Every kind of message a row can be, by its `kind` (api/mail-templates.ts gathers them from the features). */
+  /** Every kind of message a row can be, by its `kind` (api/wiring/mail-templates.ts gathers them from the features). */
   templates: Readonly<Record<string, MailTemplate>>;
   /**
    * What a feature does when the SMTP server refuses a message of its kind for good (a 5xx reply, RFC

@@ -15,7 +15,7 @@ export interface MonitorServices {
   scheduler: MonitorScheduler;
 }
 
-/** What monitors need of the readiness checks: wired in api/compose.ts, so this feature never imports that one. */
+/** What monitors need of the readiness checks: wired in api/wiring/compose.ts, so this feature never imports that one. */
 export interface MonitorChecker {
   /** The origin a check of `domain` would reach; the `target-not-allowed` problem for a refused target. */
   vet(domain: string): Promise<string>;
@@ -74,7 +74,7 @@ export function createMonitorServices({
   return { monitors, scheduler };
 }
 
-/** What the monitors' e-mails need to render (api/mail-templates.ts); the staff CLI builds it too. */
+/** What the monitors' e-mails need to render (api/wiring/mail-templates.ts); the staff CLI builds it too. */
 export function monitorMailDeps(
   config: Pick<Config, "siteUrl" | "docsUrl">,
   content: Content,

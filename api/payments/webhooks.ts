@@ -25,7 +25,7 @@ export interface WebhookReceipt {
   handled: boolean;
 }
 
-/** Event type → the handlers that act on it, in order (api/webhook-table.ts is the one table). */
+/** Event type → the handlers that act on it, in order (api/wiring/webhook-table.ts is the one table). */
 export type WebhookTable = Readonly<Record<string, readonly WebhookHandler[]>>;
 
 /**

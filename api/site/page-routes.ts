@@ -39,7 +39,7 @@ function refuseCrossSite(event: H3Event, siteUrl: string): void {
 export interface PageRouteDeps {
   config: Pick<Config, "siteUrl" | "docsUrl" | "trustProxy" | "stripe" | "bodyLimitBytes">;
   log: Logger;
-  /** The services a page may call, bound to the client's address (api/page-services.ts). */
+  /** The services a page may call, bound to the client's address (api/wiring/page-services.ts). */
   pageServices: (address: string) => PageServices;
 }
 

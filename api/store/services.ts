@@ -64,7 +64,7 @@ export function createStoreServices({
   };
 }
 
-/** What the store's e-mails need to render (api/mail-templates.ts). */
+/** What the store's e-mails need to render (api/wiring/mail-templates.ts). */
 export function storeMailDeps(store: StoreServices, { config, content, db, now, keys }: StoreDeps): StoreMailDeps {
   return {
     db,

@@ -1,6 +1,6 @@
-import { composeCommerce } from "../../api/compose.ts";
 import { createLogger } from "../../api/platform/log.ts";
 import { builtUrlMismatch, readBuiltUrls } from "../../api/site/built-for.ts";
+import { composeCommerce } from "../../api/wiring/compose.ts";
 import { getContent } from "../../src/content/load-content.ts";
 import { type AdminContext, AdminError } from "./context.ts";
 

@@ -1,10 +1,10 @@
 import { type Config, ConfigError, loadConfig } from "../../api/config.ts";
-import { rewriteLegacyCredentials } from "../../api/credential-rewrite.ts";
 import { Database } from "../../api/db/database.ts";
 import { migrate } from "../../api/db/migrate.ts";
 import type { Sql } from "../../api/db/sql.ts";
 import { type LookupKeys, loadLookupKeys } from "../../api/platform/credentials/lookup-keys.ts";
 import { loadSecretRing, type SecretRing } from "../../api/platform/secret-ring.ts";
+import { rewriteLegacyCredentials } from "../../api/wiring/credential-rewrite.ts";
 import { complain, say, sayJson, shown } from "./terminal.ts";
 
 export interface AdminContext {

@@ -1,9 +1,9 @@
 import { defineCommand } from "citty";
-import { composeServices } from "../../api/compose.ts";
 import { ConfigError, loadConfig } from "../../api/config.ts";
 import { listMonitors, type MonitorState, stopMonitor } from "../../api/monitors/sql/monitors.ts";
 import { countRuns } from "../../api/monitors/sql/runs.ts";
 import { createLogger } from "../../api/platform/log.ts";
+import { composeServices } from "../../api/wiring/compose.ts";
 import { AdminError, printRows, withDatabase } from "./context.ts";
 import { complain, say } from "./terminal.ts";
 

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-// Database round trips per limited write, counted by the remote driver (RemoteSql.roundTrips) in
-// an app assembled in this process against a real sqld, rate limits in the database.
-import { createApp } from "../../api/app.ts";
-import { composeServices } from "../../api/compose.ts";
 import { loadConfig } from "../../api/config.ts";
 import { RemoteSql } from "../../api/db/remote-sql.ts";
 import { createLogger } from "../../api/platform/log.ts";
+// Database round trips per limited write, counted by the remote driver (RemoteSql.roundTrips) in
+// an app assembled in this process against a real sqld, rate limits in the database.
+import { createApp } from "../../api/wiring/app.ts";
+import { composeServices } from "../../api/wiring/compose.ts";
 import { sampleSurveyAnswer } from "../lib/sample-survey.ts";
 import { startSqld } from "../lib/sqld.ts";
 

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { H3 } from "h3";
-import { createApp } from "../../api/app.ts";
-import type { AppServices } from "../../api/app-services.ts";
-import { type ComposeOptions, composeServices } from "../../api/compose.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
 import { createLogger, type Logger } from "../../api/platform/log.ts";
 import { loadAstroHandler } from "../../api/site/astro-handler.ts";
 import type { SiteFiles } from "../../api/site/site-files.ts";
+import { createApp } from "../../api/wiring/app.ts";
+import type { AppServices } from "../../api/wiring/app-services.ts";
+import { type ComposeOptions, composeServices } from "../../api/wiring/compose.ts";
 import { builtSite } from "./site.ts";
 import { testBuild } from "./test-build.ts";
 

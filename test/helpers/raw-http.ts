@@ -1,10 +1,10 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "h3/node";
-import { hotRoutesFor } from "../../api/app.ts";
 import { withHotRoutes } from "../../api/fast-path/hot-routes.ts";
 import { createLogger } from "../../api/platform/log.ts";
 import type { SiteFiles } from "../../api/site/site-files.ts";
+import { hotRoutesFor } from "../../api/wiring/app.ts";
 import type { TestApp } from "./app.ts";
 
 /** A response as it crossed the socket: the body is not decoded (Node's fetch would undo a Content-Encoding). */

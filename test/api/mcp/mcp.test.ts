@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../api/app.ts";
 import { createLogger } from "../../../api/platform/log.ts";
 import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
+import { createApp } from "../../../api/wiring/app.ts";
 import { MCP_ACCEPT, MCP_CARD_PATHS } from "../../../src/lib/discovery/mcp-card.ts";
 import { expectProblem } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../api/app.ts";
 import { createLogger } from "../../../api/platform/log.ts";
+import { createApp } from "../../../api/wiring/app.ts";
 import { bearer, PRIVACY_VERSION, validEntry } from "../../helpers/agents.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { builtSite } from "../../helpers/site.ts";

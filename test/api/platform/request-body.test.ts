@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { toNodeHandler } from "h3/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../api/app.ts";
 import { createLogger } from "../../../api/platform/log.ts";
+import { createApp } from "../../../api/wiring/app.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { builtSite } from "../../helpers/site.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageServicesFor } from "../../../api/page-services.ts";
 import { maskEmail } from "../../../api/store/purchase-sessions.ts";
+import { pageServicesFor } from "../../../api/wiring/page-services.ts";
 import { createStoreApp, type StoreTestApp, sessionKey } from "../../helpers/store.ts";
 
 // What the checkout return page shows besides the purchase: the order number, where the e-mail

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../../api/app.ts";
-import { composeServices } from "../../../../api/compose.ts";
 import { createLogger } from "../../../../api/platform/log.ts";
 import { setSwitch } from "../../../../api/platform/state/switches-sql.ts";
+import { createApp } from "../../../../api/wiring/app.ts";
+import { composeServices } from "../../../../api/wiring/compose.ts";
 import { expectProblem, PRIVACY_VERSION } from "../../../helpers/agents.ts";
 import { createTestApp } from "../../../helpers/app.ts";
 import { builtSite } from "../../../helpers/site.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operationRoutes } from "../../../../api/app.ts";
 import { createLogger } from "../../../../api/platform/log.ts";
+import { operationRoutes } from "../../../../api/wiring/app.ts";
 import { AGENT_SCOPES, OPERATIONS, type Operation } from "../../../../src/lib/registry.ts";
 import { createTestApp, type TestApp } from "../../../helpers/app.ts";
 

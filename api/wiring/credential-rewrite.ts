@@ -1,7 +1,7 @@
-import { hashLegacyReportIds } from "./checks/sql/legacy-reports.ts";
-import type { Sql } from "./db/sql.ts";
-import type { LookupKeys } from "./platform/credentials/lookup-keys.ts";
-import { hashLegacySessionIds } from "./store/sql/legacy-sessions.ts";
+import { hashLegacyReportIds } from "../checks/sql/legacy-reports.ts";
+import type { Sql } from "../db/sql.ts";
+import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
+import { hashLegacySessionIds } from "../store/sql/legacy-sessions.ts";
 
 /**
  * Migration 0005's second step, which SQL alone cannot take: the credentials it marked `legacy:`

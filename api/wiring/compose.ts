@@ -1,46 +1,46 @@
-import { getContent } from "../src/content/load-content.ts";
-import type { Content } from "../src/content/model.ts";
-import { withSiteUrls } from "../src/content/site-placeholders.ts";
-import { requestSchemas } from "../src/lib/json-schemas.ts";
-import { agentOperations } from "./agents/operations.ts";
-import { AgentService } from "./agents/service.ts";
-import { findTokenOwner, readStandingEpoch } from "./agents/sql.ts";
-import type { AppServices } from "./app-services.ts";
-import { checkOperations } from "./checks/operations.ts";
-import type { ChecksService } from "./checks/service.ts";
-import { checkMailDeps, checkWebhooks, createCheckServices } from "./checks/services.ts";
-import { type Config, ConfigError } from "./config.ts";
-import { rewriteLegacyCredentials } from "./credential-rewrite.ts";
-import { Database } from "./db/database.ts";
-import { migrate } from "./db/migrate.ts";
-import type { Sql } from "./db/sql.ts";
-import { MailOutbox } from "./mail/outbox.ts";
-import { createSmtpTransport } from "./mail/transport.ts";
-import { mailTemplates } from "./mail-templates.ts";
-import { monitorBounces } from "./monitors/mail.ts";
-import { monitorOperations } from "./monitors/operations.ts";
-import { createMonitorServices, monitorMailDeps } from "./monitors/services.ts";
-import { paymentsGatewayFor } from "./payments/stripe-client.ts";
-import { PaymentWebhooks } from "./payments/webhooks.ts";
-import { hashToken } from "./platform/auth/agent-token.ts";
-import { StandingEpoch } from "./platform/auth/standing-epoch.ts";
-import { TokenOwnerCache } from "./platform/auth/token-owner-cache.ts";
-import { type LookupKeys, loadLookupKeys } from "./platform/credentials/lookup-keys.ts";
+import { getContent } from "../../src/content/load-content.ts";
+import type { Content } from "../../src/content/model.ts";
+import { withSiteUrls } from "../../src/content/site-placeholders.ts";
+import { requestSchemas } from "../../src/lib/json-schemas.ts";
+import { agentOperations } from "../agents/operations.ts";
+import { AgentService } from "../agents/service.ts";
+import { findTokenOwner, readStandingEpoch } from "../agents/sql.ts";
+import { checkOperations } from "../checks/operations.ts";
+import type { ChecksService } from "../checks/service.ts";
+import { checkMailDeps, checkWebhooks, createCheckServices } from "../checks/services.ts";
+import { type Config, ConfigError } from "../config.ts";
+import { Database } from "../db/database.ts";
+import { migrate } from "../db/migrate.ts";
+import type { Sql } from "../db/sql.ts";
+import { MailOutbox } from "../mail/outbox.ts";
+import { createSmtpTransport } from "../mail/transport.ts";
+import { monitorBounces } from "../monitors/mail.ts";
+import { monitorOperations } from "../monitors/operations.ts";
+import { createMonitorServices, monitorMailDeps } from "../monitors/services.ts";
+import { paymentsGatewayFor } from "../payments/stripe-client.ts";
+import { PaymentWebhooks } from "../payments/webhooks.ts";
+import { hashToken } from "../platform/auth/agent-token.ts";
+import { StandingEpoch } from "../platform/auth/standing-epoch.ts";
+import { TokenOwnerCache } from "../platform/auth/token-owner-cache.ts";
+import { type LookupKeys, loadLookupKeys } from "../platform/credentials/lookup-keys.ts";
 import {
   DatabaseRateLimitStore,
   MemoryRateLimitStore,
   RateLimiter,
   ratePolicies,
-} from "./platform/limits/rate-limiter.ts";
-import type { Logger } from "./platform/log.ts";
-import { loadSecretRing, type SecretRing } from "./platform/secret-ring.ts";
-import { loadSigningKeys } from "./platform/signing/signing-keys.ts";
-import { ServiceStateMonitor } from "./platform/state/service-state.ts";
-import { storeOperations } from "./store/operations.ts";
-import { createStoreServices, type StoreDeps, storeMailDeps, storeWebhooks } from "./store/services.ts";
-import { AgentWaitlist } from "./waitlists/agent-waitlist.ts";
-import { waitlistOperations } from "./waitlists/operations.ts";
-import { WaitlistService } from "./waitlists/service.ts";
+} from "../platform/limits/rate-limiter.ts";
+import type { Logger } from "../platform/log.ts";
+import { loadSecretRing, type SecretRing } from "../platform/secret-ring.ts";
+import { loadSigningKeys } from "../platform/signing/signing-keys.ts";
+import { ServiceStateMonitor } from "../platform/state/service-state.ts";
+import { storeOperations } from "../store/operations.ts";
+import { createStoreServices, type StoreDeps, storeMailDeps, storeWebhooks } from "../store/services.ts";
+import { AgentWaitlist } from "../waitlists/agent-waitlist.ts";
+import { waitlistOperations } from "../waitlists/operations.ts";
+import { WaitlistService } from "../waitlists/service.ts";
+import type { AppServices } from "./app-services.ts";
+import { rewriteLegacyCredentials } from "./credential-rewrite.ts";
+import { mailTemplates } from "./mail-templates.ts";
 import { webhookTable } from "./webhook-table.ts";
 
 export interface ComposeOptions {

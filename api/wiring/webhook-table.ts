@@ -1,6 +1,6 @@
-import type { checkWebhookHandlers } from "./checks/webhooks.ts";
-import type { WebhookTable } from "./payments/webhooks.ts";
-import type { storeWebhookHandlers } from "./store/webhooks.ts";
+import type { checkWebhookHandlers } from "../checks/webhooks.ts";
+import type { WebhookTable } from "../payments/webhooks.ts";
+import type { storeWebhookHandlers } from "../store/webhooks.ts";
 
 /**
  * Every payment event the service acts on, and who acts (https://docs.stripe.com/webhooks): the one

@@ -1,18 +1,18 @@
 import type { z } from "zod";
-import { currentPolicyVersions } from "../src/lib/discovery/documents.ts";
-import { openSwitches } from "../src/lib/discovery/state.ts";
-import type { FormResult, PageServices, PublicConfig } from "../src/lib/page-services.ts";
-import type { OperationId } from "../src/lib/registry.ts";
-import { FEATURE_SWITCHES, FORM_SWITCHES } from "../src/lib/switches.ts";
-import { CheckCheckoutSchema } from "../src/schemas/requests/checks.ts";
+import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
+import { openSwitches } from "../../src/lib/discovery/state.ts";
+import type { FormResult, PageServices, PublicConfig } from "../../src/lib/page-services.ts";
+import type { OperationId } from "../../src/lib/registry.ts";
+import { FEATURE_SWITCHES, FORM_SWITCHES } from "../../src/lib/switches.ts";
+import { CheckCheckoutSchema } from "../../src/schemas/requests/checks.ts";
+import { requireAvailable } from "../platform/availability.ts";
+import { enforceRateLimit } from "../platform/limits/enforce.ts";
+import type { OperationDefinition } from "../platform/operations/definition.ts";
+import { type CallSource, invokeOperation } from "../platform/operations/prepare-call.ts";
+import { ApiProblem } from "../platform/problem.ts";
+import { validationProblem, violationsOf } from "../platform/violations.ts";
 import type { AppServices } from "./app-services.ts";
 import { checkFailureForPeople, fieldOf, type PeopleFailure, waitlistFailureForPeople } from "./page-words.ts";
-import { requireAvailable } from "./platform/availability.ts";
-import { enforceRateLimit } from "./platform/limits/enforce.ts";
-import type { OperationDefinition } from "./platform/operations/definition.ts";
-import { type CallSource, invokeOperation } from "./platform/operations/prepare-call.ts";
-import { ApiProblem } from "./platform/problem.ts";
-import { validationProblem, violationsOf } from "./platform/violations.ts";
 
 /**
  * Runs a form action with the same rules as the JSON API, returning a result the page can show.

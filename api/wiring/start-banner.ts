@@ -1,8 +1,8 @@
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SWITCH_NAMES, type Switches } from "../src/lib/switches.ts";
-import type { Config } from "./config.ts";
-import type { Logger } from "./platform/log.ts";
+import { SWITCH_NAMES, type Switches } from "../../src/lib/switches.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../platform/log.ts";
 
 /** A part of the service that is not working yet, and the one thing that turns it on. */
 export interface OffFeature {

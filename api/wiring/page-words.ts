@@ -1,6 +1,6 @@
-import type { FieldError } from "../src/lib/page-services.ts";
-import { TargetNotAllowedError, type TargetRefusalReason } from "./checks/engine/fetch/address-guard.ts";
-import type { ApiProblem, Violation } from "./platform/problem.ts";
+import type { FieldError } from "../../src/lib/page-services.ts";
+import { TargetNotAllowedError, type TargetRefusalReason } from "../checks/engine/fetch/address-guard.ts";
+import type { ApiProblem, Violation } from "../platform/problem.ts";
 
 /**
  * The forms' failures in the words a person uses. The API's problems keep their precise machine

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../api/config.ts";
-import { bannerText, describeStart, type StartState } from "../../api/start-banner.ts";
-import { DEFAULT_SWITCHES } from "../../src/lib/switches.ts";
+import { loadConfig } from "../../../api/config.ts";
+import { bannerText, describeStart, type StartState } from "../../../api/wiring/start-banner.ts";
+import { DEFAULT_SWITCHES } from "../../../src/lib/switches.ts";
 
 const running: StartState = {
   port: 4321,

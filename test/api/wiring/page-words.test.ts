@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { TargetNotAllowedError, type TargetRefusalReason } from "../../api/checks/engine/fetch/address-guard.ts";
-import { checkFailureForPeople, waitFor, waitlistFailureForPeople } from "../../api/page-words.ts";
-import { ApiProblem } from "../../api/platform/problem.ts";
+import { TargetNotAllowedError, type TargetRefusalReason } from "../../../api/checks/engine/fetch/address-guard.ts";
+import { ApiProblem } from "../../../api/platform/problem.ts";
+import { checkFailureForPeople, waitFor, waitlistFailureForPeople } from "../../../api/wiring/page-words.ts";
 
 const refusal = (reason: TargetRefusalReason, detail: string) =>
   new ApiProblem("target-not-allowed", detail, {

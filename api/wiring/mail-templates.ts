@@ -1,7 +1,7 @@
-import { type CheckMailDeps, checkMailTemplates } from "./checks/mail.ts";
-import type { MailTemplate } from "./mail/outbox.ts";
-import { type MonitorMailDeps, monitorMailTemplates } from "./monitors/mail.ts";
-import { type StoreMailDeps, storeMailTemplates } from "./store/mail.ts";
+import { type CheckMailDeps, checkMailTemplates } from "../checks/mail.ts";
+import type { MailTemplate } from "../mail/outbox.ts";
+import { type MonitorMailDeps, monitorMailTemplates } from "../monitors/mail.ts";
+import { type StoreMailDeps, storeMailTemplates } from "../store/mail.ts";
 
 /**
  * Every kind of e-mail the outbox can hold, by kind. The server and the staff CLI both render rows

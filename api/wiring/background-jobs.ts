@@ -1,6 +1,6 @@
+import { BackgroundJob } from "../platform/background-job.ts";
+import type { Logger } from "../platform/log.ts";
 import type { AppServices } from "./app-services.ts";
-import { BackgroundJob } from "./platform/background-job.ts";
-import type { Logger } from "./platform/log.ts";
 
 /**
  * Scheduled re-checks of watched sites, every `intervalMs` (MONITORS_INTERVAL_MS; 0 runs none). Every
