@@ -2,8 +2,16 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromiumPath } from "../../test/helpers/chromium.ts";
 
-export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo", "agentic-browsing"] as const;
 export type Category = (typeof CATEGORIES)[number];
+
+/** One audit of a category as Lighthouse scored it: `score` null when it was not applicable or informative only. */
+export interface AuditResult {
+  id: string;
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+}
 
 export interface PageAudit {
   url: string;
@@ -11,17 +19,31 @@ export interface PageAudit {
   scores: Record<Category, number | null>;
   /** Titles of the audits that cost points, so a score below 100 says why. */
   failing: string[];
+  /** Each audit of each category, as Lighthouse scored it. */
+  audits: Record<Category, AuditResult[]>;
 }
 
 /**
- * Audits left out, each with the reason printed beside the scores. Lighthouse 12 (the last that runs
- * on Node 20) reads `Content-Signal` in robots.txt as an unknown directive; Lighthouse 13 added it to
- * its list of known directives, and our own readiness suite requires it (policy.content-signals).
+ * Audits that do not apply to some pages, by the path prefix they apply to, each with the reason
+ * printed beside the scores (README, "audit:pages"). A report page is the only one so far: it is
+ * `noindex` on purpose, since its link is what gives access to one visitor's report.
  */
-export const SKIPPED_AUDITS: Readonly<Record<string, string>> = {
-  "robots-txt":
-    "robots.txt validity: Lighthouse 12 does not know the Content-Signal directive (Lighthouse 13, which needs Node 22, does)",
+export const NOT_APPLICABLE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "/checks/": {
+    "is-crawlable":
+      "a report page (/checks/{id}) is noindex on purpose: its link is what gives access to one visitor's report, so search engines must not list it",
+  },
 };
+
+function notApplicableOn(url: string): Record<string, string> {
+  const { pathname } = new URL(url);
+  return Object.assign(
+    {},
+    ...Object.entries(NOT_APPLICABLE)
+      .filter(([prefix]) => pathname.startsWith(prefix))
+      .map(([, audits]) => audits),
+  );
+}
 
 /**
  * Runs Lighthouse's default audit (a phone with simulated throttling) of each URL in Debian's
@@ -29,7 +51,11 @@ export const SKIPPED_AUDITS: Readonly<Record<string, string>> = {
  * page is audited that many times and the run with the median performance score is kept, as
  * Lighthouse's docs advise on a machine whose load varies.
  */
-export async function auditPages(urls: readonly string[], runs = 1): Promise<PageAudit[]> {
+export async function auditPages(
+  urls: readonly string[],
+  runs = 1,
+  categories: readonly Category[] = CATEGORIES,
+): Promise<PageAudit[]> {
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
     chromeFlags: [
@@ -40,13 +66,15 @@ export async function auditPages(urls: readonly string[], runs = 1): Promise<Pag
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // WebMCP as Lighthouse's own smoke tests run it: without it the three webmcp-* audits are not applicable.
+      "--enable-features=WebMCPTesting,DevToolsWebMCPSupport",
     ],
   });
   try {
     const audits: PageAudit[] = [];
     for (const url of urls) {
       const attempts: PageAudit[] = [];
-      for (let run = 0; run < runs; run++) attempts.push(await auditOnce(url, chrome.port));
+      for (let run = 0; run < runs; run++) attempts.push(await auditOnce(url, chrome.port, categories));
       attempts.sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
       const median = attempts[Math.floor(attempts.length / 2)];
       if (median) audits.push(median);
@@ -57,27 +85,38 @@ export async function auditPages(urls: readonly string[], runs = 1): Promise<Pag
   }
 }
 
-async function auditOnce(url: string, port: number): Promise<PageAudit> {
+async function auditOnce(url: string, port: number, categories: readonly Category[]): Promise<PageAudit> {
   const result = await lighthouse(url, {
     port,
     logLevel: "error",
-    onlyCategories: [...CATEGORIES],
-    skipAudits: Object.keys(SKIPPED_AUDITS),
+    onlyCategories: [...categories],
+    skipAudits: Object.keys(notApplicableOn(url)),
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-  const { categories, audits: details } = result.lhr;
+  const { categories: scored, audits: details } = result.lhr;
   const scores = Object.fromEntries(
     CATEGORIES.map((id) => {
-      const score = categories[id]?.score;
+      const score = scored[id]?.score;
       return [id, typeof score === "number" ? Math.round(score * 100) : null];
     }),
   ) as Record<Category, number | null>;
+  const audits = Object.fromEntries(
+    CATEGORIES.map((id) => [
+      id,
+      (scored[id]?.auditRefs ?? []).flatMap((ref) => {
+        const audit = details[ref.id];
+        return audit
+          ? [{ id: ref.id, title: audit.title, score: audit.score, scoreDisplayMode: audit.scoreDisplayMode }]
+          : [];
+      }),
+    ]),
+  ) as Record<Category, AuditResult[]>;
   const failing = CATEGORIES.flatMap((id) =>
-    (categories[id]?.auditRefs ?? [])
+    (scored[id]?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0)
       .map((ref) => details[ref.id])
       .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 1)
       .map((audit) => `${id}: ${audit?.title} (${audit?.displayValue ?? audit?.score})`),
   );
-  return { url, scores, failing };
+  return { url, scores, failing, audits };
 }

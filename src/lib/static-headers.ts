@@ -19,6 +19,14 @@ export function pageOf(twinUrl: string): string {
 }
 
 /**
+ * The service's AI usage preferences in the IETF aipref vocabulary (draft-ietf-aipref-vocab), sent
+ * with every page and Markdown twin as the `Content-Usage` header (draft-ietf-aipref-attach §4). They
+ * say what robots.txt's Content-Signal line says; they are not a robots.txt rule as well because
+ * Lighthouse 13's robots.txt audit counts `Content-Usage` there as an unknown directive.
+ */
+export const CONTENT_USAGE = "train-ai=y, search=y";
+
+/**
  * The headers a static file of the build is served with, whoever serves it (the embedded server,
  * api/site/site-files.ts, and the nginx front, src/lib/nginx-conf.ts): security headers, its cache
  * policy, CORS for data types, and the links RFC 8288 lets a client follow without parsing the body.
@@ -37,6 +45,8 @@ export function staticFileHeaders(
     ["Cache-Control", CACHE_CONTROL[entry.cache]],
   ];
   if (isCorsType(entry.type)) headers.push(...Object.entries(CORS_HEADERS));
+  if (entry.type.startsWith("text/html") || entry.type.startsWith("text/markdown"))
+    headers.push(["Content-Usage", CONTENT_USAGE]);
   const twin = entry.type.startsWith("text/html") && has(twinOf(url)) ? twinOf(url) : undefined;
   if (twin) headers.push(["Link", `<${twin}>; rel="alternate"; type="text/markdown"`]);
   // The twin's page is canonical, so search engines index the HTML, not both.
