@@ -11,20 +11,68 @@ const SITEMAP_NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9";
 export function parseSitemap(xml: string): SitemapParseResult {
   const balance = checkTagBalance(xml);
   if (balance !== null) return { ok: false, error: balance };
-  const root = /^\s*(?:<\?xml[^<>]*\?>\s*)?(?:<!--(?:[^-]|-(?!->))*-->\s*)*<(urlset|sitemapindex)\b([^<>]*)>/.exec(
-    xml.replace(/^\uFEFF/, ""),
-  );
-  if (root === null) return { ok: false, error: "the root element is neither <urlset> nor <sitemapindex>" };
-  if (!(root[2] ?? "").includes(SITEMAP_NAMESPACE))
+  const document = xml.replace(/^\uFEFF/, "");
+  const start = rootStart(document);
+  if (start === null)
+    return { ok: false, error: "the prolog never ends: a comment, processing instruction or DOCTYPE is left open" };
+  const root = /<(urlset|sitemapindex)\b([^<>]*)>/y;
+  root.lastIndex = start;
+  const opened = root.exec(document);
+  if (opened === null) {
+    const other = /<([A-Za-z_][\w:.-]*)/y;
+    other.lastIndex = start;
+    const name = other.exec(document)?.[1];
+    const found = name === undefined ? "there is no root element" : `the root element is <${name}>`;
+    return { ok: false, error: `${found}, neither <urlset> nor <sitemapindex>` };
+  }
+  const [, rootName, attributes = ""] = opened;
+  if (!attributes.includes(SITEMAP_NAMESPACE))
     return { ok: false, error: `the root element lacks the ${SITEMAP_NAMESPACE} namespace` };
-  const kind = root[1] === "urlset" ? "urlset" : "sitemapindex";
+  const kind = rootName === "urlset" ? "urlset" : "sitemapindex";
   const entries: Sitemap["entries"] = [];
-  for (const body of elementBodies(xml, kind === "urlset" ? "url" : "sitemap")) {
+  for (const body of elementBodies(document.slice(start), kind === "urlset" ? "url" : "sitemap")) {
     const loc = elementBodies(body, "loc")[0]?.trim();
     if (loc === undefined) continue;
     entries.push({ loc: unescapeXml(loc), lastmod: elementBodies(body, "lastmod")[0]?.trim() ?? null });
   }
   return { ok: true, sitemap: { kind, entries } };
+}
+
+/** XML 1.0 §2.3: the white space characters. */
+const XML_SPACE = new Set([" ", "\t", "\r", "\n"]);
+
+/**
+ * Where the root element begins: after the prolog, which XML 1.0 §2.8 lets hold, besides the XML declaration, any
+ * number of comments, processing instructions (WordPress, Yoast and Rank Math put `<?xml-stylesheet …?>` there) and
+ * white space, and one DOCTYPE. Null when one of them is never closed. Forward `indexOf` scans only (linear).
+ */
+function rootStart(xml: string): number | null {
+  let position = 0;
+  for (;;) {
+    while (XML_SPACE.has(xml.charAt(position))) position += 1;
+    let end: number;
+    if (xml.startsWith("<?", position)) end = closingEnd(xml, "?>", position + 2);
+    else if (xml.startsWith("<!--", position)) end = closingEnd(xml, "-->", position + 4);
+    else if (xml.startsWith("<!DOCTYPE", position)) end = doctypeEnd(xml, position);
+    else return position;
+    if (end === -1) return null;
+    position = end;
+  }
+}
+
+/** Just past the next `close` at or after `from`, or -1. */
+function closingEnd(xml: string, close: string, from: number): number {
+  const at = xml.indexOf(close, from);
+  return at === -1 ? -1 : at + close.length;
+}
+
+/** Just past a DOCTYPE, whose internal subset (`[…]`) may itself hold `>` (XML 1.0 §2.8 doctypedecl). */
+function doctypeEnd(xml: string, from: number): number {
+  const close = xml.indexOf(">", from);
+  const subset = xml.indexOf("[", from);
+  if (subset === -1 || (close !== -1 && close < subset)) return close === -1 ? -1 : close + 1;
+  const subsetEnd = xml.indexOf("]", subset);
+  return subsetEnd === -1 ? -1 : closingEnd(xml, ">", subsetEnd);
 }
 
 /** Bodies of `<name …>…</name>` elements, found with forward `indexOf` scans (linear in the document). */

@@ -102,6 +102,36 @@ describe("sitemaps", () => {
     });
   });
 
+  it("reads past a prolog of processing instructions, comments and a DOCTYPE (XML 1.0 §2.8), as WordPress writes it", () => {
+    // WordPress core's wp-sitemap.xml: the XML declaration, then an xml-stylesheet PI, then the root element.
+    const wordpress =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="https://x.test/wp-sitemap-index.xsl" ?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://x.test/wp-sitemap-posts-page-1.xml</loc></sitemap></sitemapindex>\n';
+    expect(parseSitemap(wordpress)).toEqual({
+      ok: true,
+      sitemap: {
+        kind: "sitemapindex",
+        entries: [{ loc: "https://x.test/wp-sitemap-posts-page-1.xml", lastmod: null }],
+      },
+    });
+    const prolog =
+      '\uFEFF<?xml version="1.0"?><!-- generated --><?xml-stylesheet href="a.xsl"?>\n<!DOCTYPE urlset [<!ENTITY home "https://x.test/">]>\n<!-- the <url>s --><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.test/</loc></url></urlset>';
+    expect(parseSitemap(prolog)).toMatchObject({
+      ok: true,
+      sitemap: { kind: "urlset", entries: [{ loc: "https://x.test/" }] },
+    });
+  });
+
+  it("names the root element it found instead, and a prolog left open", () => {
+    expect(parseSitemap('<?xml version="1.0"?>\n<html><body>Not found</body></html>')).toEqual({
+      ok: false,
+      error: "the root element is <html>, neither <urlset> nor <sitemapindex>",
+    });
+    expect(parseSitemap('<?xml-stylesheet href="a.xsl"')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("prolog never ends"),
+    });
+  });
+
   it("rejects unbalanced XML and a missing namespace", () => {
     expect(
       parseSitemap('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>x</url></urlset>'),
