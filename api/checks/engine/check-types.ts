@@ -70,6 +70,36 @@ export function capByMaturity(maturity: Maturity, outcome: CheckOutcome): CheckO
   return { ...outcome, status: "warn", message: `${outcome.message} (a proposal, so at most a warning)` };
 }
 
+/** What a check found, by weight: a problem fails it, a caution warns, a note only informs. */
+export interface Found {
+  problems?: readonly string[];
+  cautions?: readonly string[];
+  notes?: readonly string[];
+}
+
+/** Cautions named after the problems of a `fail`, and notes after both: the parts of a composed message. */
+export const CAUTIONS_LABEL = "also: ";
+export const NOTES_LABEL = "note: ";
+
+/**
+ * One outcome from everything a check found: the heaviest finding decides the status, and the message names every
+ * kind of finding, so a `fail` never hides the warnings and a `warn` never hides the notes (each kind lists its first
+ * few, then a count). `passed` says what holds when nothing is wrong; it must not claim what a note contradicts.
+ */
+export function judge(found: Found, passed: string): CheckOutcome {
+  const problems = found.problems ?? [];
+  const cautions = found.cautions ?? [];
+  const notes = found.notes ?? [];
+  const parts: string[] = [];
+  if (problems.length > 0) parts.push(listProblems(problems));
+  if (cautions.length > 0) parts.push(`${problems.length > 0 ? CAUTIONS_LABEL : ""}${listProblems(cautions)}`);
+  if (problems.length === 0 && cautions.length === 0) parts.push(passed);
+  if (notes.length > 0) parts.push(`${NOTES_LABEL}${listProblems(notes, 2)}`);
+  const message = parts.filter((part) => part !== "").join("; ");
+  const status = problems.length > 0 ? "fail" : cautions.length > 0 ? "warn" : "pass";
+  return { status, message };
+}
+
 /** Joins problems into one line: the first few, then a count. */
 export function listProblems(problems: readonly string[], limit = 3): string {
   const shown = problems.slice(0, limit).join("; ");

@@ -1,5 +1,6 @@
 import { formatBytes } from "../../../src/lib/format-bytes.ts";
 import type { Evidence } from "../../../src/schemas/report.ts";
+import type { SampleGate } from "./documents/sample-gate.ts";
 import type { ScanFetcher, ScanRequest, ScanResponse } from "./fetch/fetcher.ts";
 import { ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { mediaTypeOf } from "./parse/media-type.ts";
@@ -83,10 +84,14 @@ export class EvidenceTrail {
   /** The first request of this check that the site's bot protection refused, if any. */
   blocked: ScanFetchError | null = null;
 
-  constructor(fetcher: ScanFetcher, userAgent: string, origin: string) {
+  /** Releases the samples the essential reserve holds back once the scan's essential fetches are done. */
+  private readonly gate: SampleGate | null;
+
+  constructor(fetcher: ScanFetcher, userAgent: string, origin: string, gate: SampleGate | null = null) {
     this.fetcher = fetcher;
     this.userAgent = userAgent;
     this.origin = origin;
+    this.gate = gate;
   }
 
   get(url: string | URL, headers?: Readonly<Record<string, string>>): Promise<ScanResponse> {
@@ -94,6 +99,31 @@ export class EvidenceTrail {
   }
 
   async request(request: ScanRequest): Promise<ScanResponse> {
+    // The sample gate waits for checks with essential requests in flight (documents/sample-gate.ts).
+    const essential = request.sample !== true;
+    if (essential) this.gate?.busy(this, 1);
+    try {
+      return await this.send(request);
+    } finally {
+      if (essential) this.gate?.busy(this, -1);
+    }
+  }
+
+  /**
+   * A sample the essential reserve held back, while the budget still has room once the essential fetches are done: it
+   * waits for them (documents/sample-gate.ts) and goes then, instead of being skipped with requests left unused.
+   */
+  private heldBack(request: ScanRequest, error: ScanFetchError): boolean {
+    return (
+      error.kind === "request-budget" &&
+      request.sample === true &&
+      request.afterEssentials !== true &&
+      this.gate?.admits(this) &&
+      this.fetcher.budget.roomAfterEssentials
+    );
+  }
+
+  private async send(request: ScanRequest): Promise<ScanResponse> {
     const method = request.method ?? "GET";
     // A check's first sample draws on the one request the budget plan keeps for it (fetch/request-slots.ts).
     const firstSample = (): boolean => {
@@ -130,6 +160,10 @@ export class EvidenceTrail {
       return response;
     } catch (error) {
       if (!(error instanceof ScanFetchError)) throw error;
+      if (this.gate !== null && this.heldBack(request, error)) {
+        await this.gate.wait(this);
+        return this.send({ ...request, afterEssentials: true });
+      }
       const failure = error;
       if (failure.kind === "blocked") this.blocked ??= failure;
       const answered = failure.response;

@@ -21,10 +21,12 @@ import {
 import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
+import { SampleGate } from "./documents/sample-gate.ts";
 import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
 import type { HostLookup } from "./fetch/address-guard.ts";
 import { ScanFetcher } from "./fetch/fetcher.ts";
+import type { RequestBudget } from "./fetch/request-slots.ts";
 import { ignoreScanFailure, isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
@@ -106,7 +108,10 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     ...lookup,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  const newTrail = (): EvidenceTrail => new EvidenceTrail(fetcher, settings.userAgent, target.origin);
+  // Checks' held-back samples go once every check still running waits for samples too (documents/sample-gate.ts).
+  const gate = new SampleGate(fetcher.scanDeadline);
+  const newTrail = (forCheck = false): EvidenceTrail =>
+    new EvidenceTrail(fetcher, settings.userAgent, target.origin, forCheck ? gate : null);
   const scanToken = randomBytes(6).toString("hex");
   let runs: CheckRun[];
   let facts: SiteFacts;
@@ -125,8 +130,10 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     let done = 0;
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
-        const run = await runApplicable(definition, applied, () => ({ ...context, trail: newTrail() }));
-        if (definition.samples === true && run.trail !== null && !run.trail.sampled) fetcher.budget.releaseSample();
+        const run = await runApplicable(definition, applied, { gate, budget: fetcher.budget }, () => ({
+          ...context,
+          trail: newTrail(true),
+        }));
         done += 1;
         options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
         return run;
@@ -165,6 +172,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
 async function runApplicable(
   definition: CheckDefinition,
   applied: readonly Profile[],
+  scan: { gate: SampleGate; budget: RequestBudget },
   contextFor: () => CheckContext,
 ): Promise<CheckRun> {
   if (!isApplicable(definition, applied)) {
@@ -178,7 +186,15 @@ async function runApplicable(
   }
   const context = contextFor();
   const started = performance.now();
-  let outcome = capByMaturity(definition.maturity, await runOne(definition, context));
+  scan.gate.enter(context.trail);
+  let outcome: CheckOutcome;
+  try {
+    outcome = capByMaturity(definition.maturity, await runOne(definition, context));
+  } finally {
+    // A check that never sampled hands back the request kept for its first sample, before held samples are released.
+    if (definition.samples === true && !context.trail.sampled) scan.budget.releaseSample();
+    scan.gate.leave(context.trail);
+  }
   // A pass or n/a that rests on less than the check asked for, because bot protection refused part of it, says
   // nothing about the site: it is blocked too. A fail or warn stands, proven by what did come back.
   const refused = context.trail.blocked;

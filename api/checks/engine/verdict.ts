@@ -1,5 +1,5 @@
 import type { Clause, ClauseKeyword } from "../../../src/schemas/report.ts";
-import { type CheckOutcome, fail, listProblems, pass, warn } from "./check-types.ts";
+import { type CheckOutcome, judge } from "./check-types.ts";
 
 /**
  * Collects what a check found wrong, each problem with the clause it breaks, and turns them into one outcome by the
@@ -35,22 +35,16 @@ export class Verdict {
     return this.clauses.some((clause) => clause.keyword === "MUST");
   }
 
-  /** Fail on a broken MUST, warn on a missed SHOULD, else pass with `passed` and any notes. */
+  /**
+   * Fail on a broken MUST, warn on a missed SHOULD, else pass with `passed`; the message names every problem found,
+   * the SHOULDs after the MUSTs and the MAYs and hints after both (see `judge`).
+   */
   outcome(passed: string): CheckOutcome {
-    const cite = (keyword: ClauseKeyword, limit = 3): string[] =>
+    const cite = (...keywords: ClauseKeyword[]): string[] =>
       this.clauses
-        .filter((clause) => clause.keyword === keyword)
-        .map((clause) => `${clause.problem} (${clause.source})`)
-        .slice(0, keyword === "MUST" || keyword === "SHOULD" ? undefined : limit);
-    const musts = cite("MUST");
-    const shoulds = cite("SHOULD");
-    const notes = [...cite("MAY"), ...cite("HINT")];
-    const outcome =
-      musts.length > 0
-        ? fail(listProblems(musts))
-        : shoulds.length > 0
-          ? warn(listProblems(shoulds))
-          : pass(notes.length > 0 ? `${passed}; note: ${listProblems(notes, 2)}` : passed);
+        .filter((clause) => keywords.includes(clause.keyword))
+        .map((clause) => `${clause.problem} (${clause.source})`);
+    const outcome = judge({ problems: cite("MUST"), cautions: cite("SHOULD"), notes: cite("MAY", "HINT") }, passed);
     return { ...outcome, clauses: [...this.clauses] };
   }
 }

@@ -12,7 +12,7 @@ import {
 import { BlockWatch, type WatchedAnswer, type WatchedRequest } from "./blocking/block-watch.ts";
 import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
-import { type BudgetClaim, RequestBudget, RequestSlots } from "./request-slots.ts";
+import { type BudgetClaim, type BudgetGrant, RequestBudget, RequestSlots } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
@@ -22,6 +22,8 @@ export type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan
 /** How one call may spend the request budget. */
 interface Spending extends BudgetClaim {
   onSent: (() => void) | undefined;
+  /** What the request's latest hop was granted (see RequestBudget.take). */
+  granted?: BudgetGrant | undefined;
 }
 
 export interface ScanFetcherOptions {
@@ -30,6 +32,11 @@ export interface ScanFetcherOptions {
   signal?: AbortSignal;
   /** The origin being checked, whose bot protection the scan watches for (see blocking/block-watch.ts). */
   origin?: string;
+}
+
+/** A hop or retry of a check's first sample: it draws on the budget as an essential fetch does. */
+function asPartOfFirstSample(spending: Spending): Spending {
+  return { ...spending, sample: false, firstSample: undefined, granted: undefined };
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -81,6 +88,11 @@ export class ScanFetcher {
     });
   }
 
+  /** Aborts when the scan's time budget runs out or its caller stops it. */
+  get scanDeadline(): AbortSignal {
+    return this.deadline;
+  }
+
   /** Network requests sent so far, redirect hops included. */
   get requestCount(): number {
     return this.budget.sent;
@@ -95,6 +107,7 @@ export class ScanFetcher {
     const spending: Spending = {
       sample: request.sample === true,
       firstSample: request.firstSample,
+      afterEssentials: request.afterEssentials,
       onSent: request.onSent,
     };
     const cached = this.cache.get(key);
@@ -165,8 +178,11 @@ export class ScanFetcher {
     let current = new URL(url);
     let currentMethod = method;
     let currentBody = body;
+    let hopSpending = spending;
     for (;;) {
-      const hop = await this.hop(currentMethod, current, headers, currentBody, spending);
+      const hop = await this.hop(currentMethod, current, headers, currentBody, hopSpending);
+      // A check's first sample is answered only where its redirects end: those hops are part of it, not more samples.
+      if (hopSpending.granted === "first-sample") hopSpending = asPartOfFirstSample(spending);
       const done = (fault: ResponseFault | null = hop.fault): ScanResponse => ({
         ...hop,
         fault,
@@ -216,9 +232,11 @@ export class ScanFetcher {
     const destination = await this.vet(url);
     if (!destination.literal) this.pins.set(destination.hostname.toLowerCase(), destination.addresses);
     const request = { method, href: url.href, headers, body };
+    let attempt = spending;
     for (;;) {
       // A 429 is judged before the request's slot is handed on, so nothing slips out after the scan stops asking.
-      const answer = await this.sendCounted(request, spending, (error) => this.watch.onRateLimited(error, request));
+      const answer = await this.sendCounted(request, attempt, (error) => this.watch.onRateLimited(error, request));
+      if (attempt.granted === "first-sample") attempt = asPartOfFirstSample(spending);
       if (typeof answer === "number") continue;
       return await this.watch.judge(request, answer, (next) => this.sendExtra(next, { ...spending, sample: false }));
     }
@@ -238,8 +256,9 @@ export class ScanFetcher {
       });
     try {
       if (this.deadline.aborted) throw this.deadlineError(href);
-      const spent = this.budget.take(spending);
-      if (spent !== null) throw new ScanFetchError("request-budget", `not sent (${href}): ${spent}`, href);
+      const taken = this.budget.take(spending);
+      if ("refused" in taken) throw new ScanFetchError("request-budget", `not sent (${href}): ${taken.refused}`, href);
+      spending.granted = taken.grant;
       spending.onSent?.();
       // Each hop is signed for its own authority and path (Web Bot Auth); the cache and the evidence keep the unsigned headers.
       return await exchange(

@@ -26,16 +26,26 @@ export class RequestSlots {
 
 /** How a request may draw on the scan's request budget. */
 export interface BudgetClaim {
-  /** One of many links a check samples: refused once only the reserved end of the budget is left. */
+  /** One of many links a check samples: it comes after the essential fetches (see RequestBudget). */
   sample: boolean;
   /** For a sample: true the first time it is called for the check's first sample, false after (see RequestBudget). */
   firstSample?: (() => boolean) | undefined;
+  /** A sample sent again once the scan's essential fetches are done: it may use the essential reserve. */
+  afterEssentials?: boolean | undefined;
 }
 
 /**
- * The scan's request budget, planned so that every applicable check reaches a verdict on a large site (DESIGN §8): the
- * last `sampleReserve` requests are kept for essential fetches, and before them one request for the first sample of
- * each sampling check that has not had one yet; other samples share what is left.
+ * What a request was granted: an essential fetch, a check's first sample (its redirect hops then count as essential,
+ * since the sample is not answered without them), or another sample.
+ */
+export type BudgetGrant = "essential" | "first-sample" | "sample";
+
+/**
+ * The scan's request budget, planned so that every applicable check reaches a verdict on a large site (DESIGN §8).
+ * Each sampling check that has not sampled yet is kept one request for its first sample, which nothing else may use;
+ * essential fetches use the rest; other samples may not use the last `sampleReserve` requests while essential fetches
+ * may still need them, and once those are done (`afterEssentials`, see documents/sample-gate.ts) they share what is
+ * left.
  */
 export class RequestBudget {
   private readonly limits: { maxRequests: number; sampleReserve: number };
@@ -61,16 +71,36 @@ export class RequestBudget {
     this.minimumsLeft = Math.max(0, this.minimumsLeft - 1);
   }
 
-  /** Counts one request, or says why it may not be sent. */
-  take(claim: BudgetClaim): string | null {
+  /** Whether a sample held back by the essential reserve could still go once the essential fetches are done. */
+  get roomAfterEssentials(): boolean {
+    return this.sentCount < this.limits.maxRequests - this.minimumsLeft;
+  }
+
+  /** Counts one request and says what it was granted as, or says why it may not be sent. */
+  take(claim: BudgetClaim): { grant: BudgetGrant } | { refused: string } {
     const { maxRequests, sampleReserve } = this.limits;
-    if (this.sentCount >= maxRequests) return `the scan's budget of ${maxRequests} requests is spent`;
-    if (claim.sample && this.sentCount >= maxRequests - sampleReserve)
-      return `the last ${sampleReserve} requests of the budget are kept for essential checks`;
-    if (claim.sample && claim.firstSample?.() === true) this.releaseSample();
-    else if (claim.sample && this.sentCount >= maxRequests - sampleReserve - this.minimumsLeft)
-      return `the sampling share of the budget is spent (${this.minimumsLeft} more are kept for other checks' first sample)`;
+    if (this.sentCount >= maxRequests) return { refused: `the scan's budget of ${maxRequests} requests is spent` };
+    const kept = this.minimumsLeft;
+    const keptNote = `${kept} more ${kept === 1 ? "is" : "are"} kept for checks' first sample`;
+    let grant: BudgetGrant;
+    if (!claim.sample) {
+      if (this.sentCount >= maxRequests - kept) return { refused: `the rest of the budget is kept (${keptNote})` };
+      grant = "essential";
+    } else if (claim.firstSample?.() === true) {
+      this.releaseSample();
+      grant = "first-sample";
+    } else if (claim.afterEssentials === true) {
+      if (this.sentCount >= maxRequests - kept)
+        return { refused: `the sampling share of the budget is spent (${keptNote})` };
+      grant = "sample";
+    } else {
+      if (this.sentCount >= maxRequests - sampleReserve - kept)
+        return {
+          refused: `the last ${sampleReserve} requests of the budget are kept for essential checks${kept > 0 ? ` (and ${keptNote})` : ""}`,
+        };
+      grant = "sample";
+    }
     this.sentCount += 1;
-    return null;
+    return { grant };
   }
 }

@@ -1,4 +1,4 @@
-import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { defineCheck, judge, notApplicable } from "../../check-types.ts";
 import { loadA2aCard } from "../../documents/agent-docs.ts";
 import { describeIssues, isRecord } from "../../parse/json.ts";
 import { Ap2ExtensionSchema, isAp2ExtensionUri } from "../../remote/ap2.ts";
@@ -49,8 +49,6 @@ export const ap2 = defineCheck({
         cautions.push("a merchant agent SHOULD mark the AP2 extension required (AP2 A2A extension, AgentCard)");
     }
     context.trail.note(card.response, `AP2 extension declared ${declared.length} time(s)`);
-    if (problems.length > 0) return fail(listProblems(problems));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`AP2 declared in the A2A agent card with role(s): ${[...roles].join(", ")}`);
+    return judge({ problems, cautions }, `AP2 declared in the A2A agent card with role(s): ${[...roles].join(", ")}`);
   },
 });

@@ -4,10 +4,9 @@ import {
   defineCheck,
   fail,
   isSecureOrLocal,
+  judge,
   listProblems,
   notApplicable,
-  pass,
-  warn,
 } from "../../check-types.ts";
 import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../../documents/agent-docs.ts";
 import { describeState, fetchDocument, pathUrl } from "../../documents/document.ts";
@@ -127,9 +126,7 @@ export const authMd = defineCheck({
     const block = judgeBlock(context, reading);
     const cautions = [...judgeDocument(document.text), ...block.cautions];
     context.trail.note(document, `${path}: ${cautions.length === 0 ? "a titled walkthrough" : listProblems(cautions)}`);
-    if (block.problems.length > 0) return fail(listProblems(block.problems));
-    if (cautions.length > 0) return warn(listProblems(cautions));
     const methods = reading.state === "valid" ? reading.block.identity_types_supported.join(", ") : "";
-    return pass(`${path} with agent_auth registration (${methods})`);
+    return judge({ problems: block.problems, cautions }, `${path} with agent_auth registration (${methods})`);
   },
 });

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { type CheckContext, defineCheck, fail, judge, listProblems, notApplicable } from "../../check-types.ts";
 import { type AgentDnsAnswer, AgentDnsError } from "../../dns/agent-dns.ts";
 import type { SvcbRecord } from "../../dns/svcb.ts";
 import { describeReservedName } from "../../fetch/address-guard.ts";
@@ -77,9 +77,8 @@ export const dnsAid = defineCheck({
     for (const record of services) judgeRecord(record, problems, cautions);
     if (!answer.authenticated)
       cautions.push(`the answer is not DNSSEC-validated, and DNS-AID relies on DNSSEC for agents to trust it`);
-    if (problems.length > 0) return fail(listProblems(problems));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(
+    return judge(
+      { problems, cautions },
       `${services.length} ServiceMode record(s) at ${answer.name}, DNSSEC-validated: ${listProblems(services.map(describeRecord))}`,
     );
   },

@@ -1,12 +1,11 @@
 import {
   type CheckContext,
   defineCheck,
-  fail,
   isSecureOrLocal,
+  judge,
   listProblems,
   notApplicable,
   pass,
-  warn,
 } from "../../check-types.ts";
 import { type DeclarativeTool, readWebMcp, type WebMcpReading } from "../../documents/webmcp.ts";
 import { describeForm, type FormControl } from "../../parse/html-structure.ts";
@@ -187,11 +186,10 @@ export const webMcpValid = defineCheck({
     judgeDeclarative(reading, findings);
     judgeImperative(reading, findings);
     judgeNames(reading, findings);
-    if (findings.problems.length > 0) return fail(listProblems(findings.problems));
-    if (findings.cautions.length > 0) return warn(listProblems(findings.cautions));
     const unseen =
       reading.imperative.length > 0 ? "; input schemas of script-registered tools need a browser to check" : "";
-    return pass(
+    return judge(
+      findings,
       `${toolCount(reading)} tool(s) with names and descriptions; every form field named and described${unseen}`,
     );
   },

@@ -1,4 +1,4 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { type CheckContext, defineCheck, fail, judge, notApplicable, pass, warn } from "../../check-types.ts";
 import { findApiBase } from "../../documents/api-base.ts";
 import { describeState, isFallbackBody } from "../../documents/document.ts";
 import { findOpenApi } from "../../documents/openapi.ts";
@@ -76,9 +76,8 @@ export const problemDetails = defineCheck({
       const target = await context.trail.resolve(type);
       if (!isSuccess(target)) errors.push(`problem type ${type} answers ${target.status}`);
     }
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(
+    return judge(
+      { problems: errors, cautions },
       `${probes.map((probe) => probe.response.status).join(" and ")} are problem+json with matching status, a title and a resolvable type`,
     );
   },
@@ -185,9 +184,8 @@ export const securityTxt = defineCheck({
     const canonical = fields.filter((field) => field.name === "canonical").map((field) => field.value);
     if (canonical.length > 0 && !canonical.includes(document.response.url))
       errors.push(`Canonical (${canonical.join(", ")}) does not list ${document.response.url}`);
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(
+    return judge(
+      { problems: errors, cautions },
       `Contact and a valid Expires (${expires[0]?.value ?? ""})${canonical.length > 0 ? ", Canonical matches" : ""}`,
     );
   },

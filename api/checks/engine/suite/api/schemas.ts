@@ -1,4 +1,4 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { type CheckContext, defineCheck, judge, notApplicable } from "../../check-types.ts";
 import { loadPricing } from "../../documents/agent-docs.ts";
 import { loadApiCatalog } from "../../documents/catalogs.ts";
 import { sampleTargets } from "../../documents/sampling.ts";
@@ -103,9 +103,7 @@ export const schemasValid = defineCheck({
       const absent = instance === null ? [] : required.filter((key) => !(key in instance));
       if (absent.length > 0) errors.push(`the document using ${path} lacks required member(s) ${absent.join(", ")}`);
     }
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`${schemas.length} schema(s): 2020-12, $id equals the served URL`);
+    return judge({ problems: errors, cautions }, `${schemas.length} schema(s): 2020-12, $id equals the served URL`);
   },
 });
 

@@ -3,10 +3,10 @@ import {
   defineCheck,
   fail,
   isSecureOrLocal,
+  judge,
   listProblems,
   notApplicable,
   pass,
-  warn,
 } from "../../check-types.ts";
 import { describeState } from "../../documents/document.ts";
 import { ACCEPT_MCP_CARD, foundCards, type LoadedMcpCard, loadMcpCards, probeMcpCards } from "../../documents/mcp.ts";
@@ -19,13 +19,19 @@ const CARD_SPEC = "https://github.com/modelcontextprotocol/experimental-ext-serv
 
 const DISCOVERY = "ext-server-card docs/discovery.md";
 
-/** CORS is a MUST for discovery documents, Cache-Control a SHOULD; an ETag answered with 304 is good practice. */
-async function judgeDelivery(context: CheckContext, card: LoadedMcpCard, verdict: Verdict): Promise<void> {
+/**
+ * CORS is a MUST for discovery documents, Cache-Control a SHOULD; an ETag answered with 304 is good practice. Returns
+ * what the card's delivery does right, for the pass message, which must not claim what is missing.
+ */
+async function judgeDelivery(context: CheckContext, card: LoadedMcpCard, verdict: Verdict): Promise<string[]> {
   const { response } = card.document;
+  const held: string[] = [];
   if (response.headers["access-control-allow-origin"] !== "*")
     verdict.must(`${DISCOVERY} §CORS`, "the card is served without Access-Control-Allow-Origin: *");
+  else held.push("CORS");
   if (response.headers["cache-control"] === undefined)
     verdict.should(`${DISCOVERY} §Caching`, "no Cache-Control on the card");
+  else held.push("caching");
   const etag = response.headers.etag;
   if (etag === undefined) verdict.hint("RFC 9110 §8.8.3", "no ETag on the card, so clients re-download it");
   else {
@@ -35,7 +41,9 @@ async function judgeDelivery(context: CheckContext, card: LoadedMcpCard, verdict
     });
     if (revalidated.status !== 304)
       verdict.should("RFC 9110 §13.1.2", `If-None-Match with the card's ETag answers ${revalidated.status}, not 304`);
+    else held.push("ETag/304");
   }
+  return held;
 }
 
 export const mcpCard = defineCheck({
@@ -82,7 +90,7 @@ export const mcpCard = defineCheck({
     );
     if (insecure.length > 0)
       verdict.must(`${DISCOVERY} §Transport Security`, `remote URL(s) are not https: ${insecure.join(", ")}`);
-    await judgeDelivery(context, best, verdict);
+    const delivered = await judgeDelivery(context, best, verdict);
     for (const card of broken)
       verdict.should(
         DISCOVERY,
@@ -98,8 +106,9 @@ export const mcpCard = defineCheck({
         `outdated shape: only SEP-1649/legacy fields or a server.json schema older than 2025-12-11 at ${new URL(best.url).pathname}; add the current fields ($schema, name, version, description, remotes)`,
       );
     const identity = cardIdentity(best.card);
+    const served = delivered.length === 0 ? "" : `, with ${delivered.join(", ").replace(/, ([^,]*)$/, " and $1")}`;
     return verdict.outcome(
-      `card ${identity.name ?? ""} ${identity.version ?? ""} at ${found.length} location(s), with CORS, caching and ETag/304`,
+      `card ${identity.name ?? ""} ${identity.version ?? ""} at ${found.length} location(s)${served}`,
     );
   },
 });
@@ -139,11 +148,11 @@ export const mcpLive = defineCheck({
     const probe = await probeMcpEndpoint(context, endpoint);
     if (probe.status === "auth-required")
       return pass("the endpoint requires authorization and says where its resource metadata is");
-    if (probe.status === "failed" || probe.serverInfo === null) return fail(listProblems(probe.problems));
+    if (probe.status === "failed" || probe.serverInfo === null)
+      return judge({ problems: probe.problems, cautions: probe.cautions }, "");
     const drift = runtimeMatchesCard(best.card, probe.serverInfo);
-    if (drift !== null) return fail(`card drift: ${drift}`);
-    if (probe.cautions.length > 0) return warn(listProblems(probe.cautions));
-    return pass(
+    return judge(
+      { problems: drift === null ? [] : [`card drift: ${drift}`], cautions: probe.cautions },
       `${probe.serverInfo.name} ${probe.serverInfo.version} (protocol ${probe.protocolVersion ?? "?"}) lists ${probe.tools} documented tool(s)`,
     );
   },

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { type CheckContext, defineCheck, fail, judge, notApplicable } from "../../check-types.ts";
 import { loadSkillsIndex } from "../../documents/agent-docs.ts";
 import { describeState } from "../../documents/document.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
@@ -89,9 +89,10 @@ export const skillsIndex = defineCheck({
       if (response !== undefined && !isSuccess(response))
         errors.push(`${entry.name}: ${new URL(entry.resolved).pathname} → ${response.status}`);
     });
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (reading.cautions.length > 0) return warn(listProblems(reading.cautions));
-    return pass(`${reading.entries.length} skill(s) listed, ${sample.length} fetched, all reachable`);
+    return judge(
+      { problems: errors, cautions: reading.cautions },
+      `${reading.entries.length} skill(s) listed, ${sample.length} fetched, all reachable`,
+    );
   },
 });
 
@@ -155,9 +156,10 @@ export const skillsDigests = defineCheck({
       if (parsed.data.description.trim() !== entry.description.trim())
         cautions.push(`${entry.name}: the index description differs from the frontmatter`);
     }
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`${sample.length} skill(s): digests match the served bytes; names agree`);
+    return judge(
+      { problems: errors, cautions },
+      `${sample.length} skill(s): digests match the served bytes; names agree`,
+    );
   },
 });
 

@@ -1,4 +1,5 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { type CheckContext, defineCheck,
+  judge, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
 import {
   ACCEPT_MARKDOWN,
   advertisedHomeTwin,
@@ -76,10 +77,9 @@ export const markdownNegotiation = defineCheck({
     if (page !== null) probes.push(negotiated(context, page, "text/markdown, text/html;q=0.9"));
     const results = await Promise.all(probes);
     const problems = results.flatMap((result) => (result.problem === null ? [] : [result.problem]));
-    if (problems.length > 0) return fail(listProblems(problems));
     const cautions = results.flatMap((result) => (result.caution === null ? [] : [result.caution]));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(
+    return judge(
+      { problems, cautions },
       `${results
         .filter((result) => result.page !== false)
         .map((result) => new URL(result.url).pathname)
@@ -151,10 +151,11 @@ export const markdownTwins = defineCheck({
     const bogus = probes.find((probe) => probe.suffix === ".md");
     if (bogus !== undefined && isSuccess(bogus.response))
       problems.push(`a bogus ${new URL(bogus.url).pathname} answers ${bogus.response.status} instead of 404`);
-    if (problems.length > 0) return fail(listProblems(problems));
-    if (cautions.length > 0) return warn(listProblems(cautions));
     const paths = [...new Set(twins.map((twin) => new URL(twin.url).pathname))];
-    return pass(`${paths.join(", ")} ${paths.length === 1 ? "serves" : "serve"} Markdown; unknown .md paths are 404`);
+    return judge(
+      { problems, cautions },
+      `${paths.join(", ")} ${paths.length === 1 ? "serves" : "serve"} Markdown; unknown .md paths are 404`,
+    );
   },
 });
 
@@ -215,9 +216,10 @@ export const markdownQuality = defineCheck({
     const fences = markdown.text.match(/^```.*$/gm) ?? [];
     const openings = fences.filter((_, index) => index % 2 === 0);
     if (openings.some((fence) => fence.trim() === "```")) cautions.push("fenced code blocks without a language");
-    if (problems.length > 0) return fail(listProblems(problems));
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`${Math.round(overlap * 100)}% content parity, ${Math.round(reduction * 100)}% smaller than the HTML`);
+    return judge(
+      { problems, cautions },
+      `${Math.round(overlap * 100)}% content parity, ${Math.round(reduction * 100)}% smaller than the HTML`,
+    );
   },
 });
 

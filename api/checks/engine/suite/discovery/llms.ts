@@ -1,4 +1,4 @@
-import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { defineCheck, fail, judge, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
 import { absence, describeState, targetAnswers } from "../../documents/document.ts";
 import { deadFailures, sampleBlocker, sampleTargets } from "../../documents/sampling.ts";
 import { describedByLlmsTxt, loadHome, loadLlmsFull, loadLlmsTxt } from "../../documents/site.ts";
@@ -53,15 +53,16 @@ export const llmsStructure = defineCheck({
     if (llms.h1Count !== 1) errors.push(`it has ${llms.h1Count} H1 headings (exactly one expected)`);
     if (llms.links.length === 0) errors.push("it has no markdown links");
     if (llms.chars < 50) errors.push(`it is only ${llms.chars} characters long`);
-    if (errors.length > 0) return fail(listProblems(errors));
     const cautions: string[] = [];
     if (!llms.hasSummary) cautions.push("no > summary under the title");
     if (llms.sections.length === 0) cautions.push("no ## sections");
     if (llms.links.some((link) => !link.inList || link.section === null))
       cautions.push("some links are outside ## link lists");
     if (llms.chars > 50_000) cautions.push(`${llms.chars} characters is over the 50,000 an agent fetches at once`);
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    return pass(`H1 "${llms.title ?? ""}", summary, ${llms.sections.length} section(s), ${llms.links.length} link(s)`);
+    return judge(
+      { problems: errors, cautions },
+      `H1 "${llms.title ?? ""}", summary, ${llms.sections.length} section(s), ${llms.links.length} link(s)`,
+    );
   },
 });
 

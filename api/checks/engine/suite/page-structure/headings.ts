@@ -1,4 +1,4 @@
-import { defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { defineCheck, judge, listProblems, notApplicable, warn } from "../../check-types.ts";
 import { type Heading, headingOutline } from "../../parse/html-structure.ts";
 import { homeMarkup, NOT_A_PAGE } from "./home-markup.ts";
 
@@ -36,10 +36,12 @@ export const headings = defineCheck({
     const outline = headingOutline(markup);
     if (outline.length === 0) return warn("the homepage has no headings, so agents cannot outline it");
     const skips = skippedLevels(outline);
-    if (skips.length > 0)
-      return fail(
-        `heading levels skipped (HTML: a heading MUST be at most one level below the one before): ${listProblems(skips)}`,
-      );
+    const problems =
+      skips.length === 0
+        ? []
+        : [
+            `heading levels skipped (HTML: a heading MUST be at most one level below the one before): ${listProblems(skips)}`,
+          ];
     const cautions: string[] = [];
     const topLevel = outline.filter((heading) => heading.level === 1);
     if (topLevel.length === 0)
@@ -48,9 +50,11 @@ export const headings = defineCheck({
       );
     const empty = outline.filter((heading) => heading.text === "").length;
     if (empty > 0) cautions.push(`${empty} empty heading(s) that agents read as nothing`);
-    if (cautions.length > 0) return warn(listProblems(cautions));
-    const note =
-      topLevel.length > 1 ? `; ${topLevel.length} h1 elements (conforming HTML, but one h1 names the page best)` : "";
-    return pass(`${outline.length} headings from "${topLevel[0]?.text.slice(0, 60)}", no level skipped${note}`);
+    const notes =
+      topLevel.length > 1 ? [`${topLevel.length} h1 elements (conforming HTML, but one h1 names the page best)`] : [];
+    return judge(
+      { problems, cautions, notes },
+      `${outline.length} headings from "${topLevel[0]?.text.slice(0, 60)}", no level skipped`,
+    );
   },
 });

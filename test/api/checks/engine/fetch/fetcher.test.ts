@@ -142,9 +142,7 @@ describe("ScanFetcher", () => {
     await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
     await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
     const shared = await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
-    expect(shared.message).toMatch(
-      /sampling share of the budget is spent \(2 more are kept for other checks' first sample\)/,
-    );
+    expect(shared.message).toMatch(/kept for essential checks \(and 2 more are kept for checks' first sample\)/);
     let claims = 0;
     const firstSample = (): boolean => claims++ === 0;
     await expect(fetcher.fetch({ url: `${site.origin}/m1`, sample: true, firstSample })).resolves.toMatchObject({
@@ -153,6 +151,51 @@ describe("ScanFetcher", () => {
     const second = await failure(fetcher.fetch({ url: `${site.origin}/m2`, sample: true, firstSample }));
     expect(second.kind).toBe("request-budget");
     expect(fetcher.requestCount).toBe(3);
+  });
+
+  it("keeps each planned check's first sample from essential fetches too, past the essential reserve", async () => {
+    // A hold-out site's shape: essential fetches used the budget up to the reserve before two checks sampled, and
+    // their first samples were refused with a third of the budget unused.
+    const fetcher = fetcherFor({ maxRequests: 5, sampleReserve: 2 });
+    fetcher.budget.planSamples(1);
+    for (const path of ["/e1", "/e2", "/e3", "/e4"]) await fetcher.fetch({ url: `${site.origin}${path}` });
+    const essential = await failure(fetcher.fetch({ url: `${site.origin}/e5` }));
+    expect(essential.message).toMatch(/kept \(1 more is kept for checks' first sample\)/);
+    let claims = 0;
+    const firstSample = (): boolean => claims++ === 0;
+    await expect(fetcher.fetch({ url: `${site.origin}/m1`, sample: true, firstSample })).resolves.toMatchObject({
+      reused: false,
+    });
+    expect(fetcher.requestCount).toBe(5);
+  });
+
+  it("counts the redirect hops of a check's first sample as part of it, not as more samples", async () => {
+    const fetcher = fetcherFor({ maxRequests: 6, sampleReserve: 2 });
+    fetcher.budget.planSamples(1);
+    for (const path of ["/e1", "/e2", "/e3", "/e4"]) await fetcher.fetch({ url: `${site.origin}${path}` });
+    let claims = 0;
+    const firstSample = (): boolean => claims++ === 0;
+    const { response } = await fetcher.fetch({
+      url: `${site.origin}/to-private?to=/page`,
+      sample: true,
+      firstSample,
+    });
+    expect(response.status).toBe(200);
+    expect(response.redirects.map((url) => new URL(url).pathname)).toEqual(["/page"]);
+    expect(fetcher.requestCount).toBe(6);
+  });
+
+  it("lets a sample the essential reserve held back use what is left once the essential fetches are done", async () => {
+    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2 });
+    await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
+    await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
+    await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
+    expect(fetcher.budget.roomAfterEssentials).toBe(true);
+    await fetcher.fetch({ url: `${site.origin}/s3`, sample: true, afterEssentials: true });
+    await fetcher.fetch({ url: `${site.origin}/s4`, sample: true, afterEssentials: true });
+    expect(fetcher.budget.roomAfterEssentials).toBe(false);
+    const spent = await failure(fetcher.fetch({ url: `${site.origin}/s5`, sample: true, afterEssentials: true }));
+    expect(spent.message).toMatch(/budget of 4 requests is spent/);
   });
 
   it("answers repeated requests from its cache, and other Accepts too when the response does not vary on Accept", async () => {
