@@ -106,6 +106,14 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
   CHECKS_ALLOWED_TARGETS: z.string().default(""),
+  /**
+   * `host[:port],…` whose client ID metadata documents the authorization server may fetch although they are
+   * not public (tests, local work); refused in production. Production fetches only https on port 443 of
+   * public addresses.
+   */
+  OAUTH_CIMD_ALLOWED_TARGETS: z.string().default(""),
+  /** A PEM file of extra certificate authorities, trusted only for OAUTH_CIMD_ALLOWED_TARGETS; refused in production. */
+  OAUTH_CIMD_CA_FILE: optionalString,
   /** Monitor checks one instance runs at once; each is a whole readiness check (about 45 requests). */
   MONITORS_CONCURRENCY: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(64).default(4),
   /** How often each instance looks for due monitors; 0 runs none (`npm run admin -- monitors run-due` still does). */
@@ -147,6 +155,8 @@ export interface Config {
   };
   mail: { smtpUrl: string | undefined; from: string };
   checksAllowedTargets: string[];
+  /** Client ID metadata documents (api/oauth/): the test-only allowance and the extra CA trusted for it. */
+  oauth: { cimdAllowedTargets: string[]; cimdCaFile: string | undefined };
   /** Scheduled re-checks: how many at once per instance, and how often to look for due ones (0: never). */
   monitors: { concurrency: number; intervalMs: number };
   /** Who runs the staff CLI (USER), for the record of a change. */
@@ -176,6 +186,14 @@ function productionProblems(env: Environment): string[] {
     );
   if (env.STRIPE_API_BASE)
     problems.push("  STRIPE_API_BASE: must not be set in production (it points payments at a fake)");
+  if (env.OAUTH_CIMD_ALLOWED_TARGETS?.trim())
+    problems.push(
+      "  OAUTH_CIMD_ALLOWED_TARGETS: must be empty in production (it lets the authorization server fetch from private addresses)",
+    );
+  if (env.OAUTH_CIMD_CA_FILE)
+    problems.push(
+      "  OAUTH_CIMD_CA_FILE: must not be set in production (it trusts a certificate authority of your own)",
+    );
   return problems;
 }
 
@@ -196,9 +214,11 @@ export function loadConfig(env: Environment = process.env, root: string = proces
   if (!parsed.success || problems.length > 0) throw configError(problems);
   const e = parsed.data;
   const { siteUrl, docsUrl } = resolveSiteUrls(e);
-  const allowed = e.CHECKS_ALLOWED_TARGETS.split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
+  const listed = (value: string) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean);
   const overrides: Config["rateLimit"]["overrides"] = {};
   for (const item of e.RATE_LIMITS.split(",").filter(Boolean)) {
     const [name, rule] = item.split("=") as [string, string];
@@ -231,7 +251,11 @@ export function loadConfig(env: Environment = process.env, root: string = proces
       timeoutMs: e.STRIPE_TIMEOUT_MS,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
-    checksAllowedTargets: allowed,
+    checksAllowedTargets: listed(e.CHECKS_ALLOWED_TARGETS),
+    oauth: {
+      cimdAllowedTargets: listed(e.OAUTH_CIMD_ALLOWED_TARGETS),
+      cimdCaFile: e.OAUTH_CIMD_CA_FILE ? resolve(root, e.OAUTH_CIMD_CA_FILE) : undefined,
+    },
     monitors: { concurrency: e.MONITORS_CONCURRENCY, intervalMs: e.MONITORS_INTERVAL_MS },
     staffUser: e.USER,
   };

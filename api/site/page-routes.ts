@@ -4,6 +4,7 @@ import type { PageServices } from "../../src/lib/page-services.ts";
 import type { Config } from "../config.ts";
 import { readLimited } from "../platform/body.ts";
 import { clientAddress } from "../platform/http/client.ts";
+import { isCrossSitePost } from "../platform/http/cross-site.ts";
 import { documentHeadersFor } from "../platform/http/document-headers.ts";
 import { requestIdOf } from "../platform/http/request-id.ts";
 import type { Logger } from "../platform/log.ts";
@@ -28,12 +29,8 @@ export const ON_DEMAND_PAGES: readonly { path: string; methods: readonly ("GET" 
  * forged cross-site post would otherwise act with the visitor's address (CSRF).
  */
 function refuseCrossSite(event: H3Event, siteUrl: string): void {
-  if (event.req.method !== "POST") return;
-  const site = event.req.headers.get("sec-fetch-site");
-  const origin = event.req.headers.get("origin");
-  if (site === "cross-site" || (origin && origin !== "null" && origin !== new URL(siteUrl).origin)) {
+  if (isCrossSitePost(event.req.method, event.req.headers, siteUrl))
     throw new ApiProblem("cross-site-form", "This form only accepts posts from this site.");
-  }
 }
 
 export interface PageRouteDeps {

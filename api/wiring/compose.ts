@@ -4,7 +4,7 @@ import { withSiteUrls } from "../../src/content/site-placeholders.ts";
 import { requestSchemas } from "../../src/lib/json-schemas.ts";
 import { agentOperations } from "../agents/operations.ts";
 import { AgentService } from "../agents/service.ts";
-import { findTokenOwner, readStandingEpoch } from "../agents/sql.ts";
+import { findOAuthTokenOwner, findTokenOwner, readStandingEpoch } from "../agents/sql.ts";
 import { checkOperations } from "../checks/operations.ts";
 import type { ChecksService } from "../checks/service.ts";
 import { checkMailDeps, checkWebhooks, createCheckServices } from "../checks/services.ts";
@@ -20,6 +20,7 @@ import { createMonitorServices, monitorMailDeps } from "../monitors/services.ts"
 import { paymentsGatewayFor } from "../payments/stripe-client.ts";
 import { PaymentWebhooks } from "../payments/webhooks.ts";
 import { hashToken } from "../platform/auth/agent-token.ts";
+import { isOAuthAccessToken } from "../platform/auth/oauth-token.ts";
 import { StandingEpoch } from "../platform/auth/standing-epoch.ts";
 import { TokenOwnerCache } from "../platform/auth/token-owner-cache.ts";
 import { type LookupKeys, loadLookupKeys } from "../platform/credentials/lookup-keys.ts";
@@ -41,6 +42,8 @@ import { WaitlistService } from "../waitlists/service.ts";
 import type { AppServices } from "./app-services.ts";
 import { rewriteLegacyCredentials } from "./credential-rewrite.ts";
 import { mailTemplates } from "./mail-templates.ts";
+import { composeOAuth } from "./oauth-services.ts";
+import { signInRegistrations } from "./sign-in-registrations.ts";
 import { webhookTable } from "./webhook-table.ts";
 
 export interface ComposeOptions {
@@ -51,6 +54,8 @@ export interface ComposeOptions {
   stateTtlMs?: number;
   /** Checkpoint an embedded database file from a worker thread this often (the server does; tests need not). */
   checkpointEveryMs?: number;
+  /** DNS for the authorization server's client ID metadata documents (tests make a name resolve privately). */
+  clientDocumentLookup?: ConstructorParameters<typeof ChecksService>[0]["lookup"];
 }
 
 interface CommerceDeps {
@@ -150,7 +155,10 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     options.stateTtlMs ?? 1_000,
     () => now().getTime(),
     undefined,
-    (token) => findTokenOwner(database.client, hashToken(token)),
+    (token) =>
+      isOAuthAccessToken(token)
+        ? findOAuthTokenOwner(database.client, hashToken(token))
+        : findTokenOwner(database.client, hashToken(token)),
   );
   const standingEpoch = new StandingEpoch(() => readStandingEpoch(db()));
   const { payments, store, storeDeps, mail } = composeCommerce({ config, content, db, now, secrets, keys, log });
@@ -199,6 +207,35 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId),
   });
   const bodySchemas = requestSchemas(content);
+  const operations = {
+    agents: agentOperations(agents),
+    checks: checkOperations(checkServices.checks, checkServices.checkPayments),
+    monitors: monitorOperations(monitorServices.monitors),
+    store: storeOperations(store),
+    waitlists: waitlistOperations(waitlist, agentWaitlist),
+  };
+  const operationDeps = {
+    limiter,
+    monitor,
+    service: content.service,
+    auth: {
+      findOwner: (hash: Uint8Array) => findTokenOwner(db(), hash),
+      findOAuthOwner: (hash: Uint8Array) => findOAuthTokenOwner(db(), hash),
+      limiter,
+      cache: tokenOwners,
+      epoch: standingEpoch,
+    },
+    bodySchemas,
+  };
+  const oauth = composeOAuth({
+    config,
+    log,
+    db,
+    now,
+    secrets,
+    registrations: signInRegistrations({ operations, operationDeps, monitor, content, database }),
+    ...(options.clientDocumentLookup ? { lookup: options.clientDocumentLookup } : {}),
+  });
   return {
     content,
     database,
@@ -218,19 +255,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     webhooks,
     mail,
     store,
-    operations: {
-      agents: agentOperations(agents),
-      checks: checkOperations(checkServices.checks, checkServices.checkPayments),
-      monitors: monitorOperations(monitorServices.monitors),
-      store: storeOperations(store),
-      waitlists: waitlistOperations(waitlist, agentWaitlist),
-    },
-    operationDeps: {
-      limiter,
-      monitor,
-      service: content.service,
-      auth: { findOwner: (hash) => findTokenOwner(db(), hash), limiter, cache: tokenOwners, epoch: standingEpoch },
-      bodySchemas,
-    },
+    oauth,
+    operations,
+    operationDeps,
   };
 }

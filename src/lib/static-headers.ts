@@ -1,3 +1,4 @@
+import { OAUTH_PATHS, protectedResourceMetadataPath } from "./discovery/oauth.ts";
 import {
   API_SECURITY_HEADERS,
   CORS_HEADERS,
@@ -76,6 +77,16 @@ function homeLinkHeader(has: (url: string) => boolean): string {
     ["/policies/privacy", 'rel="privacy-policy"; type="text/html"'],
     ["/.well-known/ai-catalog.json", 'rel="ai-catalog"; type="application/ai-catalog+json"'],
     ["/.well-known/ard.json", 'rel="ard"; type="application/ai-catalog+json"'],
+    // OAuth (RFC 8414, RFC 9728): no link relation is registered for either, so `service-meta` with a title.
+    [OAUTH_PATHS.metadata, 'rel="service-meta"; type="application/json"; title="OAuth authorization server metadata"'],
+    [
+      protectedResourceMetadataPath("api"),
+      'rel="service-meta"; type="application/json"; title="OAuth protected resource metadata: the HTTP API"',
+    ],
+    [
+      protectedResourceMetadataPath("mcp-agent"),
+      'rel="service-meta"; type="application/json"; title="OAuth protected resource metadata: the agent MCP endpoint"',
+    ],
   ];
   return candidates
     .filter(([url]) => has(url))

@@ -9,7 +9,7 @@ export interface RateLimitPolicy {
 
 /** Defaults per named limit (requests per window); `RATE_LIMITS` overrides any of them. */
 export const DEFAULT_RATE_LIMITS: Record<
-  RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses",
+  RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses" | "oauth",
   RateLimitPolicy
 > = {
   checks: { limit: 10, windowSeconds: 60 },
@@ -30,6 +30,8 @@ export const DEFAULT_RATE_LIMITS: Record<
   "api-misses": { limit: 300, windowSeconds: 60 },
   // Failed token presentations per client address: guessing tokens costs the guesser, not the owner.
   "agent-auth-failures": { limit: 20, windowSeconds: 60 },
+  // Posts to the authorization server (registration, token, revocation, consent) per client address.
+  oauth: { limit: 60, windowSeconds: 60 },
 };
 export type LimitName = keyof typeof DEFAULT_RATE_LIMITS;
 

@@ -1,5 +1,6 @@
 import { getRouterParams, type H3, type H3Event } from "h3";
 import { findOperation, type Operation, type OperationId } from "../../../src/lib/registry.ts";
+import type { BearerResource } from "../auth/bearer.ts";
 import { readJson } from "../body.ts";
 import { clientAddress } from "../http/client.ts";
 import { limitsOf, rememberLimits } from "../http/request-limits.ts";
@@ -18,6 +19,8 @@ export interface HttpRouteOptions<Id extends OperationId, Found, Result> {
   ) => Response | Promise<Response>;
   /** Where the created resource can be read back, for a 201 (RFC 9110 §15.3.2). */
   location?: (result: Result, call: OperationCall<Id, Found>) => string;
+  /** The protected resource this route is, when not the HTTP API (the agent MCP endpoint). */
+  resource?: BearerResource;
 }
 
 /** One served operation, its types closed over: the app only needs its id and a way to serve it. */
@@ -29,6 +32,8 @@ export interface HttpRoute {
 export interface HttpRouteDeps extends OperationDeps {
   bodyLimitBytes: number;
   trustProxy: boolean;
+  /** The HTTP API as a protected resource: OAuth tokens issued for it are accepted, and its 401s say where its metadata is. */
+  resource?: BearerResource;
 }
 
 /** `/api/v1/checks/{id}` → `/api/v1/checks/:id`; a `{path}` of several segments → a named wildcard. */
@@ -57,6 +62,7 @@ export function httpRoute<Id extends OperationId, Found, Result>(
           params: getRouterParams(event),
           readBody: (schema, optional) => readJson(event, schema, { limitBytes: deps.bodyLimitBytes, optional }),
           onLimits: (headers) => rememberLimits(event, headers),
+          ...((options.resource ?? deps.resource) ? { resource: options.resource ?? deps.resource } : {}),
         },
         deps,
       );
@@ -75,9 +81,13 @@ export function httpRoute<Id extends OperationId, Found, Result>(
 export function httpOnlyRoute<Id extends OperationId>(
   id: Id,
   handle: (event: H3Event, call: OperationCall<Id>, headers: Record<string, string>) => Promise<Response>,
+  options: Pick<HttpRouteOptions<Id, undefined, undefined>, "resource"> = {},
 ): HttpRoute {
   const definition: OperationDefinition<Id, undefined, undefined> = { id, run: async () => undefined };
-  return httpRoute(definition, { respond: (event, call, _result, headers) => handle(event, call, headers) });
+  return httpRoute(definition, {
+    ...options,
+    respond: (event, call, _result, headers) => handle(event, call, headers),
+  });
 }
 
 /** Serves each route at its registry method and path; GET answers HEAD too (RFC 9110 §9.3.2). */

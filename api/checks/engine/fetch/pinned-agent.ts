@@ -11,7 +11,12 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * and the connection (OWASP SSRF cheat sheet, "DNS pinning"). Literal IPs never reach this lookup; they are judged
  * before the request.
  */
-export function createPinnedAgent(pins: ReadonlyMap<string, readonly ResolvedAddress[]>, limits: CheckerLimits): Agent {
+export function createPinnedAgent(
+  pins: ReadonlyMap<string, readonly ResolvedAddress[]>,
+  limits: Pick<CheckerLimits, "requestTimeoutMs" | "maxConcurrency">,
+  /** Certificate authorities to trust instead of the system's (a test's own, for an allow-listed host only). */
+  tls?: { ca: string },
+): Agent {
   const lookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     const pinned = pins.get(hostname.toLowerCase());
     const first = pinned?.[0];
@@ -36,7 +41,7 @@ export function createPinnedAgent(pins: ReadonlyMap<string, readonly ResolvedAdd
     callback(null, chosen.address, chosen.family);
   };
   return new Agent({
-    connect: { lookup, timeout: limits.requestTimeoutMs },
+    connect: { lookup, timeout: limits.requestTimeoutMs, ...(tls ? { ca: tls.ca } : {}) },
     headersTimeout: limits.requestTimeoutMs,
     bodyTimeout: limits.requestTimeoutMs,
     connections: limits.maxConcurrency,

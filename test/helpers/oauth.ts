@@ -1,0 +1,123 @@
+import { createServer, type Server } from "node:http";
+import { toNodeHandler } from "h3/node";
+import type { ComposeOptions } from "../../api/wiring/compose.ts";
+import { createTestApp, type TestApp } from "./app.ts";
+import { Person, type SignInChoice } from "./oauth-person.ts";
+import { testBuild } from "./test-build.ts";
+
+/**
+ * The app on a real socket at the address its build names (the authorization server's issuer, the
+ * resources' URLs and the consent page's cookies all follow SITE_URL), as OAuth clients meet it.
+ */
+export interface OAuthBed {
+  t: TestApp;
+  base: string;
+  mcpAgent: string;
+  close(): Promise<void>;
+}
+
+export async function startOAuthBed(
+  options: { env?: Record<string, string> } & ComposeOptions = {},
+): Promise<OAuthBed> {
+  const { port, siteUrl } = testBuild();
+  const t = await createTestApp(options);
+  const server: Server = createServer(toNodeHandler(t.app));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  return {
+    t,
+    base: siteUrl,
+    mcpAgent: `${siteUrl}/mcp/agent`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await t.close();
+    },
+  };
+}
+
+/** Where an SDK client is sent back to: never contacted, the person stops there. */
+export const CALLBACK = "http://127.0.0.1:9/callback";
+
+/**
+ * An OAuthClientProvider for the official SDK clients (v1 and v2 share its shape), driven by a
+ * person: the authorization URL is opened, the consent page filled and posted, and the code (and
+ * `iss`) taken from where the browser would have landed.
+ */
+export class PersonDrivenClient {
+  readonly person: Person;
+  readonly choice: SignInChoice;
+  readonly clientMetadataUrl: string | undefined;
+  information: Record<string, unknown> | undefined;
+  stored: Record<string, unknown> | undefined;
+  verifier = "";
+  /** The last callback: its code, iss, error. */
+  callback: URLSearchParams | null = null;
+  authorizationUrls: URL[] = [];
+
+  constructor(base: string, choice: SignInChoice, clientMetadataUrl?: string) {
+    this.person = new Person(base);
+    this.choice = choice;
+    this.clientMetadataUrl = clientMetadataUrl;
+  }
+
+  get redirectUrl() {
+    return CALLBACK;
+  }
+
+  get clientMetadata() {
+    return {
+      client_name: "SDK test client",
+      redirect_uris: [CALLBACK],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+
+  clientInformation() {
+    return this.information as { client_id: string } | undefined;
+  }
+
+  saveClientInformation(information: Record<string, unknown>) {
+    this.information = information;
+  }
+
+  tokens() {
+    return this.stored as { access_token: string; token_type: string } | undefined;
+  }
+
+  saveTokens(tokens: Record<string, unknown>) {
+    this.stored = tokens;
+  }
+
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+
+  codeVerifier() {
+    return this.verifier;
+  }
+
+  async redirectToAuthorization(url: URL) {
+    this.authorizationUrls.push(url);
+    const outcome = await this.person.signIn(url, this.choice);
+    if (!outcome.redirect)
+      throw new Error(`the sign-in did not come back (${outcome.last.status}): ${outcome.lastBody.slice(0, 300)}`);
+    this.callback = outcome.redirect.searchParams;
+  }
+
+  get code(): string {
+    const code = this.callback?.get("code");
+    if (!code) throw new Error(`no code in the callback: ${this.callback?.toString()}`);
+    return code;
+  }
+
+  get accessToken(): string {
+    const token = this.stored?.access_token;
+    if (typeof token !== "string") throw new Error("no access token yet");
+    return token;
+  }
+}
