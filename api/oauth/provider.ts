@@ -119,7 +119,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         // Never an https URL: those are client ID metadata documents (draft-02 §4).
         idFactory: () => `dcr_${hashToken(crypto.randomUUID()).toString("base64url").slice(0, 32)}`,
       },
-      revocation: { enabled: true },
+      // Only the client a token was issued to may revoke it (RFC 7009 §2.1); revoking either token ends the grant's tokens.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { toNodeHandler } from "h3/node";
 import type { ComposeOptions } from "../../api/wiring/compose.ts";
 import { createTestApp, type TestApp } from "./app.ts";
@@ -101,6 +102,17 @@ export class PersonDrivenClient {
     return this.verifier;
   }
 
+  /** The v2 client binds the callback to the authorization server it discovered (SEP-2352): kept like the verifier. */
+  discovery: OAuthDiscoveryState | undefined;
+
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+
+  discoveryState() {
+    return this.discovery;
+  }
+
   async redirectToAuthorization(url: URL) {
     this.authorizationUrls.push(url);
     const outcome = await this.person.signIn(url, this.choice);
@@ -120,4 +132,40 @@ export class PersonDrivenClient {
     if (typeof token !== "string") throw new Error("no access token yet");
     return token;
   }
+}
+
+/** A form post to one of the authorization server's endpoints, as a client library sends it. */
+export async function postForm(
+  url: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: new URLSearchParams(fields),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
+}
+
+/** One JSON-RPC request to an MCP endpoint (a tool call by default), with a bearer token. */
+export async function mcpCall(
+  url: string,
+  token: string | null,
+  body: Record<string, unknown> = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "read_agent_standing", arguments: {} },
+  },
+): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
 }
