@@ -1,6 +1,8 @@
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { toNodeHandler } from "h3/node";
+import type { Logger } from "../../api/platform/log.ts";
 import type { ComposeOptions } from "../../api/wiring/compose.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 import { Person, type SignInChoice } from "./oauth-person.ts";
@@ -18,7 +20,7 @@ export interface OAuthBed {
 }
 
 export async function startOAuthBed(
-  options: { env?: Record<string, string> } & ComposeOptions = {},
+  options: { env?: Record<string, string>; log?: Logger } & ComposeOptions = {},
 ): Promise<OAuthBed> {
   const { port, siteUrl } = testBuild();
   const t = await createTestApp(options);
@@ -168,4 +170,75 @@ export async function mcpCall(
     },
     body: JSON.stringify(body),
   });
+}
+
+/** PKCE S256 (RFC 7636 §4.2): a verifier and its challenge. */
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** A client speaking OAuth by hand: registers by DCR, builds authorization URLs, exchanges codes. */
+export class RawClient {
+  readonly base: string;
+  clientId = "";
+  readonly redirectUri: string;
+
+  constructor(base: string, redirectUri = CALLBACK) {
+    this.base = base;
+    this.redirectUri = redirectUri;
+  }
+
+  async register(metadata: Record<string, unknown> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await fetch(`${this.base}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({
+        client_name: "Raw client",
+        redirect_uris: [this.redirectUri],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        ...metadata,
+      }),
+    });
+    const body = (await response.json()) as Record<string, unknown>;
+    if (response.status === 201) this.clientId = String(body.client_id);
+    return { status: response.status, body };
+  }
+
+  authorizationUrl(challenge: string, overrides: Record<string, string | null> = {}): URL {
+    const url = new URL(`${this.base}/oauth/authorize`);
+    const params: Record<string, string | null> = {
+      response_type: "code",
+      client_id: this.clientId,
+      redirect_uri: this.redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      scope: "waitlist:write survey:write",
+      resource: `${this.base}/mcp/agent`,
+      state: "state-123",
+      ...overrides,
+    };
+    for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
+    return url;
+  }
+
+  exchange(
+    code: string,
+    fields: Record<string, string | null>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const all: Record<string, string | null> = {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: this.redirectUri,
+      client_id: this.clientId,
+      resource: `${this.base}/mcp/agent`,
+      ...fields,
+    };
+    return postForm(
+      `${this.base}/oauth/token`,
+      Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== null)),
+    );
+  }
 }
