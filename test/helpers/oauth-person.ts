@@ -87,9 +87,19 @@ export interface SignInOutcome {
 export class Person {
   readonly jar = new CookieJar();
   private readonly base: URL;
+  /** The site's public origin when it differs from where it is reached (https behind a TLS proxy). */
+  private readonly publicOrigin: string;
 
-  constructor(base: string) {
+  constructor(base: string, publicOrigin?: string) {
     this.base = new URL(base);
+    this.publicOrigin = publicOrigin ?? this.base.origin;
+  }
+
+  /** An address on this site, reached through the socket whatever origin it is written with. */
+  private home(url: URL): URL | null {
+    if (url.origin === this.base.origin) return url;
+    if (url.origin !== this.publicOrigin) return null;
+    return new URL(`${url.pathname}${url.search}`, this.base);
   }
 
   async get(url: URL): Promise<Response> {
@@ -108,7 +118,7 @@ export class Person {
       headers: {
         cookie: this.jar.header(url),
         "content-type": "application/x-www-form-urlencoded",
-        origin: this.base.origin,
+        origin: this.publicOrigin,
         "sec-fetch-site": "same-origin",
         accept: "text/html",
       },
@@ -129,8 +139,9 @@ export class Person {
       const location = response.headers.get("location");
       if (response.status < 300 || response.status >= 400 || !location) break;
       const next = new URL(location, url);
-      if (next.origin !== this.base.origin) return { response, body: "", url, away: next };
-      url = next;
+      const here = this.home(next);
+      if (!here) return { response, body: "", url, away: next };
+      url = here;
       response = await this.get(url);
     }
     return { response, body: await response.text(), url, away: null };

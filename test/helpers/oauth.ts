@@ -29,10 +29,13 @@ export async function startOAuthBed(
     server.once("error", reject);
     server.listen(port, "127.0.0.1", resolve);
   });
+  // The public URL may be https behind a proxy (SITE_URL): the socket is this one either way.
+  void siteUrl;
+  const base = t.config.siteUrl;
   return {
     t,
-    base: siteUrl,
-    mcpAgent: `${siteUrl}/mcp/agent`,
+    base,
+    mcpAgent: `${base}/mcp/agent`,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

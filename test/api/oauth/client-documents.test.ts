@@ -131,6 +131,9 @@ describe("a client ID metadata document", () => {
     client.clientId = url;
     const first = await person.signIn(client.authorizationUrl(pkce().challenge), { who: "new", fields: NEW_AGENT });
     expect(first.redirect?.searchParams.get("code")).toBeTruthy();
+    // Who vouches for the client: the host its metadata document is published on, its name not marked self-asserted.
+    expect(first.consentHtml).toContain(`its client metadata document at <strong>${site.hostPort}</strong>`);
+    expect(first.consentHtml).not.toContain("self-asserted");
     const again = await person.signIn(client.authorizationUrl(pkce().challenge));
     expect(again.consentHtml).toBeNull();
     expect(again.redirect?.searchParams.get("code")).toBeTruthy();
