@@ -9,7 +9,7 @@ import { enforceRateLimit } from "../platform/limits/enforce.ts";
 import type { RateLimiter } from "../platform/limits/rate-limiter.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import { type ConsentRouteDeps, registerConsentRoutes } from "./consent/consent-routes.ts";
+import { asPublicRequest, type ConsentRouteDeps, registerConsentRoutes } from "./consent/consent-routes.ts";
 
 export interface OAuthRouteDeps {
   provider: Provider;
@@ -29,8 +29,6 @@ export interface OAuthRouteDeps {
 export function registerOAuthRoutes(app: H3, deps: OAuthRouteDeps): void {
   registerConsentRoutes(app, deps.consent);
   const handler = fromNodeHandler(deps.provider.callback());
-  // The public scheme, whatever the socket's: the library marks its cookies Secure by it.
-  const scheme = new URL(deps.siteUrl).protocol.replace(":", "");
   const serve = async (event: H3Event) => {
     const node = event.runtime?.node;
     if (!node?.res)
@@ -38,7 +36,7 @@ export function registerOAuthRoutes(app: H3, deps: OAuthRouteDeps): void {
     const address = clientAddress(event, deps.trustProxy);
     if (event.req.method === "POST") await enforceRateLimit(deps.limiter, "oauth", address);
     const path = event.url.pathname;
-    node.req.headers["x-forwarded-proto"] = scheme;
+    asPublicRequest(node.req, deps.siteUrl);
     // Browser-based clients (MCP Inspector, web agents) call the token, registration and revocation
     // endpoints from another origin; no cookie is read there, so any origin may. The authorization
     // endpoint is a page a person visits: no CORS. Preflights are the app's.

@@ -20,6 +20,17 @@ import { pageHeaders } from "./page-shell.ts";
 
 type NodeExchange = { req: NodeServerRequest; res: NodeServerResponse };
 
+/**
+ * The library writes its URLs (the resume URL a consent returns to, its endpoints) from the request's
+ * host and scheme, and marks cookies Secure by the scheme (it trusts X-Forwarded-*). They are set here
+ * from the public URL, whatever a client or the socket says, so no request can steer them elsewhere.
+ */
+export function asPublicRequest(req: NodeServerRequest, siteUrl: string): void {
+  const site = new URL(siteUrl);
+  req.headers["x-forwarded-proto"] = site.protocol.replace(":", "");
+  req.headers["x-forwarded-host"] = site.host;
+}
+
 export interface ConsentRouteDeps {
   provider: Provider;
   service: ConsentService;

@@ -83,6 +83,22 @@ describe("the authorization endpoint", () => {
     expect(await response.text()).toMatch(/Sign-in stopped[\s\S]*redirect_uri/);
   });
 
+  it("writes the URL a consent returns to from the public address, whatever X-Forwarded-Host a request claims", async () => {
+    const forged = await fetch(client.authorizationUrl(pkce().challenge), {
+      redirect: "manual",
+      headers: { "x-forwarded-host": "attacker.example", "x-forwarded-proto": "https" },
+    });
+    expect(forged.status).toBe(303);
+    const uid = String(forged.headers.get("location")).split("/").pop();
+    const stored = await bed.t.services.database.client.execute(
+      "SELECT payload FROM oauth_records WHERE model = 'Interaction'",
+    );
+    const returnTo = stored.rows
+      .map((row) => String(JSON.parse(String(row.payload)).returnTo))
+      .find((url) => url.endsWith(`/${uid}`));
+    expect(returnTo).toBe(`${bed.base}/oauth/authorize/${uid}`);
+  });
+
   it("requires resource, and says so to the client's registered redirect URI with the state and the issuer", async () => {
     const { challenge } = pkce();
     const response = await fetch(client.authorizationUrl(challenge, { resource: null }), { redirect: "manual" });
