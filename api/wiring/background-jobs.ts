@@ -46,3 +46,17 @@ export function startCommerceJobs(
   }
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
 }
+
+/**
+ * The authorization server's housekeeping: records (codes, tokens, sessions, interactions) a day past
+ * their expiry are deleted, every ten minutes. Any instance may run it; a delete is idempotent.
+ */
+export function startOAuthHousekeeping(
+  services: Pick<AppServices, "oauth">,
+  log: Logger,
+  intervalMs = 600_000,
+): { stop: () => Promise<void> } {
+  const job = new BackgroundJob("oauth-housekeeping", () => services.oauth.purgeExpired(), log);
+  job.start(intervalMs);
+  return { stop: () => job.stop() };
+}

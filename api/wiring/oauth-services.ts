@@ -15,6 +15,7 @@ import { clientDocumentFetch, type OutboundGuard } from "../oauth/client-documen
 import { ConsentService, type Registrations } from "../oauth/consent/consent-service.ts";
 import { loadRememberedGrant } from "../oauth/consent/remembered.ts";
 import { createAuthorizationServer } from "../oauth/provider.ts";
+import { purgeExpiredRecords } from "../oauth/storage/records-sql.ts";
 import type { Logger } from "../platform/log.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
 
@@ -55,7 +56,12 @@ export interface OAuthServices {
   provider: Provider;
   consent: ConsentService;
   resources: readonly ProtectedResource[];
+  /** Deletes records that expired more than a day ago; answers how many went. */
+  purgeExpired(): Promise<number>;
 }
+
+/** How long an expired record is kept (a revoked token's row says "revoked" rather than "unknown" meanwhile). */
+const EXPIRED_KEPT_SECONDS = 86_400;
 
 interface OAuthDeps {
   config: Pick<Config, "env" | "siteUrl" | "docsUrl" | "oauth">;
@@ -87,5 +93,10 @@ export function composeOAuth({ config, log, db, now, secrets, registrations, loo
       "oauth server error",
     );
   });
-  return { provider, consent: new ConsentService({ provider, resources, registrations, db, now }), resources };
+  return {
+    provider,
+    consent: new ConsentService({ provider, resources, registrations, db, now }),
+    resources,
+    purgeExpired: () => purgeExpiredRecords(db(), Math.floor(now().getTime() / 1000), EXPIRED_KEPT_SECONDS),
+  };
 }
