@@ -2,11 +2,12 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { H3Event } from "h3";
 import { MCP_ACCEPT, MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
-import type { ProtectedResource } from "../../src/lib/discovery/oauth.ts";
+import { MCP_AGENT_PATH, type ProtectedResource } from "../../src/lib/discovery/oauth.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
-import { TOKEN_SOURCE_HTTP } from "../platform/auth/bearer.ts";
+import { authenticateBearer, TOKEN_SOURCE_HTTP } from "../platform/auth/bearer.ts";
+import { clientAddress } from "../platform/http/client.ts";
 import { completeResponse, jsonResponse } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
@@ -159,4 +160,30 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
   );
 
   return [listTools, callMcp, callAgentMcp];
+}
+
+/**
+ * `GET /mcp/agent`: the stateless server opens no event stream (405, as `GET /mcp` is). A request with no
+ * token at all is answered with the 401 that starts a sign-in first, so a client probing with GET learns
+ * where to sign in. One with a token, even an expired one, gets the 405: an SDK client opens this stream
+ * beside its POSTs, and a 401 here would send it refreshing twice at once, which the refresh-token reuse
+ * detection takes for a stolen token and revokes the grant.
+ */
+export function agentEndpointGet(deps: {
+  auth: OperationDeps["auth"];
+  resource: ProtectedResource;
+  trustProxy: boolean;
+}): (event: H3Event) => Promise<never> {
+  return async (event) => {
+    const header = event.req.headers.get("authorization");
+    if (!header) {
+      const address = clientAddress(event, deps.trustProxy);
+      await authenticateBearer(header, deps.auth, address, null, TOKEN_SOURCE_HTTP, deps.resource);
+    }
+    throw new ApiProblem(
+      "method-not-allowed",
+      `${MCP_AGENT_PATH} answers POST only: the server is stateless and opens no event stream.`,
+      { headers: { Allow: "POST" } },
+    );
+  };
 }

@@ -12,6 +12,9 @@ import { redirectKind, redirectMatches, refusedRedirects } from "./redirect-uris
 import { type ResourceServers, resourceIndicators } from "./resources.ts";
 import { HASHED_SECRET_PREFIX, libsqlAdapter } from "./storage/adapter.ts";
 
+/** The library's key set (one key it never signs with for a client: see signingJwks). */
+export const OAUTH_JWKS_PATH = "/oauth/jwks";
+
 /** How long things last (seconds): what the consent page tells a person, and the runbook. */
 export const OAUTH_LIFETIMES = {
   accessToken: 60 * 60,
@@ -155,7 +158,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       token: OAUTH_PATHS.token,
       registration: OAUTH_PATHS.register,
       revocation: OAUTH_PATHS.revoke,
-      jwks: "/oauth/jwks",
+      jwks: OAUTH_JWKS_PATH,
       end_session: "/oauth/end-session",
       introspection: "/oauth/introspect",
       userinfo: "/oauth/userinfo",

@@ -10,6 +10,7 @@ import type { RateLimiter } from "../platform/limits/rate-limiter.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import { asPublicRequest, type ConsentRouteDeps, registerConsentRoutes } from "./consent/consent-routes.ts";
+import { OAUTH_JWKS_PATH } from "./provider.ts";
 
 export interface OAuthRouteDeps {
   provider: Provider;
@@ -59,6 +60,12 @@ export function registerOAuthRoutes(app: H3, deps: OAuthRouteDeps): void {
     });
     return handler(event);
   };
-  app.get("/oauth/**", serve);
-  app.post("/oauth/**", serve);
+  // Only what is switched on; anything else under /oauth/ is the app's 404 problem, not the library's.
+  app.get(OAUTH_PATHS.authorize, serve);
+  app.post(OAUTH_PATHS.authorize, serve);
+  app.get(`${OAUTH_PATHS.authorize}/:uid`, serve);
+  app.post(OAUTH_PATHS.token, serve);
+  app.post(OAUTH_PATHS.register, serve);
+  app.post(OAUTH_PATHS.revoke, serve);
+  app.get(OAUTH_JWKS_PATH, serve);
 }

@@ -94,7 +94,7 @@ function canonicalRedirect(event: H3Event, url: string): Response {
 }
 
 /** Paths machines read: an unknown one answers a problem, not the HTML page for people. */
-const MACHINE_PREFIXES = ["/api/", "/schemas/", "/.well-known/"];
+const MACHINE_PREFIXES = ["/api/", "/schemas/", "/.well-known/", "/oauth/"];
 
 function notFound(event: H3Event, site: SiteFiles, path: string, method: string): Response {
   if (path.length > 1 && path.endsWith("/") && site.routes.has(path.slice(0, -1)))

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { H3, type H3Event, type HTTPError } from "h3";
 import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
-import type { ProtectedResource, ResourceName } from "../../src/lib/discovery/oauth.ts";
+import { MCP_AGENT_PATH, type ProtectedResource, type ResourceName } from "../../src/lib/discovery/oauth.ts";
 import { CORS_HEADERS } from "../../src/lib/manifest.ts";
 import { agentRoutes } from "../agents/routes.ts";
 import { agentTools } from "../agents/tools.ts";
@@ -14,7 +14,7 @@ import type { HotRoute } from "../fast-path/hot-routes.ts";
 import { staticFileRoutes } from "../fast-path/static-files.ts";
 import { ToolCatalogue } from "../mcp/catalogue.ts";
 import { contentTools } from "../mcp/content-tools.ts";
-import { mcpRoutes } from "../mcp/routes.ts";
+import { agentEndpointGet, mcpRoutes } from "../mcp/routes.ts";
 import { monitorRoutes } from "../monitors/routes.ts";
 import { monitorTools } from "../monitors/tools.ts";
 import { OAUTH_LIFETIMES } from "../oauth/provider.ts";
@@ -99,6 +99,14 @@ export function createApp(deps: AppDeps): H3 {
     resource: resourceNamed(services, "api"),
   });
   registerOAuthRoutes(app, oauthRouteDeps(deps));
+  app.get(
+    MCP_AGENT_PATH,
+    agentEndpointGet({
+      auth: services.operationDeps.auth,
+      resource: resourceNamed(services, "mcp-agent"),
+      trustProxy: config.trustProxy,
+    }),
+  );
   if (deps.pages) {
     const pageServices = (address: string) => pageServicesFor(services, address);
     registerPageRoutes(app, { config, log: deps.log, pageServices }, deps.pages);

@@ -149,6 +149,7 @@ export function registerConsentRoutes(app: H3, deps: ConsentRouteDeps): void {
     const to = await deps.provider.interactionResult(node.req, node.res, decision.result, {
       mergeWithLastSubmission: false,
     });
+    if (decision.endSession) await deps.service.endBrowserSession(details.uid, decision.endSession);
     deps.log.info(
       { req_id: requestIdOf(event), client_id: request.client.id, outcome: decision.result.error ?? "allowed" },
       "oauth consent answered",

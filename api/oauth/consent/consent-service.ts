@@ -57,7 +57,7 @@ export interface ConsentRequest {
 }
 
 export type ConsentDecision =
-  | { kind: "result"; result: InteractionResults }
+  | { kind: "result"; result: InteractionResults; endSession?: string }
   | { kind: "retry"; status: number; message: string; errors: FieldError[] };
 
 export interface ConsentForm {
@@ -157,10 +157,28 @@ export class ConsentService {
       grantId,
       createdAt: this.deps.now().toISOString(),
     });
+    const current = details.session;
     return {
       kind: "result",
       result: { login: { accountId: who.registration.agentId, remember: true }, consent: { grantId } },
+      ...(current?.accountId && current.accountId !== who.registration.agentId ? { endSession: current.cookie } : {}),
     };
+  }
+
+  /**
+   * A browser acts for one registration at a time: choosing another ends the browser's session, once
+   * the result is saved. The library would otherwise take the change of account as a logout of the old
+   * one, and answer with its end-session page (a script this server neither serves nor allows).
+   */
+  async endBrowserSession(uid: string, sessionId: string): Promise<void> {
+    const { provider } = this.deps;
+    const interaction = await provider.Interaction.find(uid);
+    if (interaction?.session) {
+      // As the library does itself on a change of account: the resumed request starts a new session.
+      Reflect.deleteProperty(interaction.session, "uid");
+      await interaction.save(interaction.exp - Math.floor(this.deps.now().getTime() / 1000));
+    }
+    await provider.Session.adapter.destroy(sessionId);
   }
 
   private async signIn(

@@ -93,8 +93,7 @@ export function ownerInMemory(
   const token = header ? BEARER.exec(header)?.[1] : undefined;
   if (!token) return undefined;
   const owner = cache.get(token);
-  // An OAuth token's audience is checked where the request arrived: the app's path, never the hot one.
-  if (owner?.audience !== undefined) return undefined;
+  // No resource here: an OAuth token's owner is refused (its audience is checked on the app's path).
   return owner && standsAt(owner.standingEpoch, epoch) && !refusal(owner, scope, undefined) ? owner : undefined;
 }
 

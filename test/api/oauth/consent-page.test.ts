@@ -142,6 +142,30 @@ describe("the consent page", () => {
     expect(otherPort.redirect?.origin).toBe("http://127.0.0.1:10");
   });
 
+  it("lets a browser signed in as one registration choose another: it then acts for the new one", async () => {
+    const person = new Person(bed.base);
+    const first = await person.signIn(client.authorizationUrl(pkce().challenge), {
+      who: "new",
+      fields: { ...NEW_AGENT, agent_name: "First" },
+    });
+    expect(first.redirect?.searchParams.get("code")).toBeTruthy();
+    const { verifier, challenge } = pkce();
+    const second = await person.signIn(client.authorizationUrl(challenge, { resource: bed.base }), {
+      who: "new",
+      fields: { ...NEW_AGENT, agent_name: "Second" },
+    });
+    expect(second.consentHtml).toContain("Continue as <strong>First</strong>");
+    const code = String(second.redirect?.searchParams.get("code"));
+    const token = String(
+      (await client.exchange(code, { code_verifier: verifier, resource: bed.base })).body.access_token,
+    );
+    const me = await fetch(`${bed.base}/api/v1/agents/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await me.json()) as { agent_name: string }).agent_name).toBe("Second");
+    // The browser now acts for the second one.
+    const third = await person.follow(client.authorizationUrl(pkce().challenge, { scope: "survey:write" }));
+    expect(third.body).toContain("Continue as <strong>Second</strong>");
+  });
+
   it("offers no new registration while registrations are closed, and proving one still works", async () => {
     const db = bed.t.services.database.client;
     await setSwitch(db, "agent_register", false, "test", new Date().toISOString());

@@ -202,6 +202,28 @@ describe("the protected resources", () => {
     expect(JSON.stringify(await publicMcp.json())).toContain("issued for");
   });
 
+  it("/mcp/agent asks for a token whatever the method: a GET without one is a 401, with one (even a bad one) a 405", async () => {
+    const anonymous = await fetch(bed.mcpAgent, { headers: { accept: "text/event-stream" } });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toContain("resource_metadata=");
+    const { code, verifier } = await consentedCode();
+    const token = String((await client.exchange(code, { code_verifier: verifier })).body.access_token);
+    const signedIn = await fetch(bed.mcpAgent, { headers: { authorization: `Bearer ${token}` } });
+    expect(signedIn.status).toBe(405);
+    expect(signedIn.headers.get("allow")).toBe("POST");
+    // Never a 401 to a client that has a token: the SDK opens this stream beside its POSTs, and two
+    // refreshes at once would look like a replayed refresh token and end the grant.
+    expect((await fetch(bed.mcpAgent, { headers: { authorization: "Bearer oat_expired" } })).status).toBe(405);
+  });
+
+  it("/oauth/ serves only what is switched on: anything else is a 404 problem", async () => {
+    for (const path of ["/oauth/device", "/oauth/end-session", "/oauth/introspect", "/oauth/nothing"]) {
+      const response = await fetch(`${bed.base}${path}`, { method: "POST" });
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("content-type"), path).toBe("application/problem+json");
+    }
+  });
+
   it("/mcp/agent always answers 401 without a token, naming its metadata and scope, exposed to browsers", async () => {
     const response = await mcpCall(bed.mcpAgent, null, {
       jsonrpc: "2.0",

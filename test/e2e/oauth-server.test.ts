@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
+import { mcpCall, pkce, RawClient } from "../helpers/oauth.ts";
 import { NEW_AGENT, Person } from "../helpers/oauth-person.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
@@ -96,4 +97,32 @@ describe("MCP Inspector 2 (its CLI mode, headless)", () => {
       if (child.exitCode === null) child.kill();
     }
   }, 120_000);
+});
+
+describe("OAuth tokens on the real server, hot routes and all", () => {
+  it("are answered at GET /api/v1/agents/me only when issued for the API, even once their owner is in memory", async () => {
+    const client = new RawClient(server.url);
+    await client.register();
+    const person = new Person(server.url);
+    const tokenFor = async (resource: string) => {
+      const { verifier, challenge } = pkce();
+      const outcome = await person.signIn(client.authorizationUrl(challenge, { resource }), {
+        who: "new",
+        fields: NEW_AGENT,
+      });
+      const code = String(outcome.redirect?.searchParams.get("code"));
+      return String((await client.exchange(code, { code_verifier: verifier, resource })).body.access_token);
+    };
+    const forMcp = await tokenFor(`${server.url}/mcp/agent`);
+    const forApi = await tokenFor(server.url);
+    const me = (token: string) =>
+      fetch(`${server.url}/api/v1/agents/me`, { headers: { authorization: `Bearer ${token}` } });
+    // The MCP token's owner is read and kept in memory at /mcp/agent; the standing route answers busy
+    // tokens from memory on node:http (api/fast-path): an owner with an audience never takes that path.
+    expect((await mcpCall(`${server.url}/mcp/agent`, forMcp)).status).toBe(200);
+    for (let attempt = 0; attempt < 3; attempt++) expect((await me(forMcp)).status).toBe(401);
+    const first = await me(forApi);
+    console.log("ME", first.status, await first.text());
+    for (let attempt = 0; attempt < 3; attempt++) expect((await me(forApi)).status).toBe(200);
+  });
 });
