@@ -57,6 +57,13 @@ export function startOAuthHousekeeping(
   intervalMs = 600_000,
 ): { stop: () => Promise<void> } {
   const job = new BackgroundJob("oauth-housekeeping", () => services.oauth.purgeExpired(), log);
-  job.start(intervalMs);
-  return { stop: () => job.stop() };
+  // Nothing is due at start: the first run waits a whole interval, so starting (and a quick stop) costs nothing.
+  const first = setTimeout(() => job.start(intervalMs), intervalMs);
+  first.unref();
+  return {
+    stop: async () => {
+      clearTimeout(first);
+      await job.stop();
+    },
+  };
 }
