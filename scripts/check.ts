@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from "../api/config.ts";
 import { filePath } from "../api/db/database-path.ts";
 import { crawlerSigner } from "../api/platform/signing/request-signature.ts";
 import { loadSigningKeys } from "../api/platform/signing/signing-keys.ts";
+import { inertBlock } from "../src/lib/site-text.ts";
 import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 import { BaselineError, compareWithBaseline, formatComparison, readBaseline } from "./check/baseline.ts";
 import { toJunit } from "./check/junit.ts";
@@ -115,8 +116,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const profile: Profile[] | undefined = values.profile === undefined ? undefined : parseProfiles(values.profile);
   // Read before the scan, so a wrong path costs no requests to the site.
   const baseline = values.baseline === undefined ? null : await readBaseline(values.baseline);
+  // Lines quote what the site wrote: inert before they reach a terminal, whose escape sequences they could hold.
   const log = (line: string): void => {
-    (format === "text" ? process.stdout : process.stderr).write(`${line}\n`);
+    (format === "text" ? process.stdout : process.stderr).write(`${inertBlock(line)}\n`);
   };
   const config = loadConfig();
   // Signed like the service's own checks, with the same keys (beside the database, or BOT_SIGNING_KEY).
@@ -133,7 +135,7 @@ async function main(argv: readonly string[]): Promise<number> {
   else log(summary(result));
   const unreachable = unreachableReason(result);
   if (unreachable !== null) {
-    console.error(`cannot check ${result.target.origin}: ${unreachable}`);
+    console.error(inertBlock(`cannot check ${result.target.origin}: ${unreachable}`));
     return 2;
   }
   const comparison = baseline === null ? null : compareWithBaseline(baseline, result);

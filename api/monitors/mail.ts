@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedMessage } from "../../src/lib/site-text.ts";
 import { absolute } from "../../src/lib/urls.ts";
 import type { Sql } from "../db/sql.ts";
 import { composeMail, type MailParagraph } from "../mail/compose.ts";
@@ -130,7 +131,7 @@ function alertParagraphs(
   if (regression.kind === "unreachable")
     return [
       {
-        text: `The scheduled check of ${monitor.origin} at ${when} UTC could not judge the site: ${regression.reason}. We check again at the next scheduled time and write again only when something changes.`,
+        text: `The scheduled check of ${monitor.origin} at ${when} UTC could not judge the site: ${boundedMessage(regression.reason)}. We check again at the next scheduled time and write again only when something changes.`,
       },
     ];
   const paragraphs: MailParagraph[] = [
@@ -144,7 +145,8 @@ function alertParagraphs(
     });
   for (const change of regression.checks)
     paragraphs.push({
-      text: `${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message}`,
+      // A finding quotes what the site wrote: inert and bounded here too, whatever the run stored.
+      text: `${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${boundedMessage(change.message)}`,
     });
   const report = reportUrl(deps.keys, deps.docsUrl, run);
   if (report)

@@ -1,3 +1,4 @@
+import { boundedMessage } from "../../../src/lib/site-text.ts";
 import type { BlockedSummary, BlockingSignal, Finding } from "../../../src/schemas/report.ts";
 import type { CheckerSettings } from "./settings.ts";
 
@@ -30,7 +31,7 @@ export function summarizeBlocking(
       : `requests whose Web Bot Auth signature verifies (the key directory is named in their Signature-Agent header), or at least the User-Agent "${userAgent}",`;
   return {
     checks,
-    signals: [...signals],
+    signals: signals.map((signal) => ({ ...signal, detail: boundedMessage(signal.detail) })),
     allow:
       `Your bot protection answered our scanner with ${kinds.join(", ")}. Allow ${whom} ` +
       `(a WAF or bot-management skip rule for it) at least for ${shown}, and let it make up to ${limits.maxRequests} requests in ${limits.scanBudgetMs / 1000} s; ` +

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { boundedMessage, inertLine } from "../../../src/lib/site-text.ts";
 import {
   type CheckDetail,
   type Finding,
@@ -149,7 +150,9 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
       inferred: facts.inferred,
       applied: facts.applied,
       overridden: facts.overridden,
-      reasons: facts.reasons,
+      reasons: Object.fromEntries(
+        Object.entries(facts.reasons).map(([profile, reason]) => [profile, inertLine(reason)]),
+      ),
     },
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
@@ -194,11 +197,15 @@ function toFinding(run: CheckRun): Finding {
     category: definition.category,
     severity: definition.severity,
     status: outcome.status,
-    message: outcome.message,
+    message: boundedMessage(outcome.message),
     duration_ms: run.durationMs,
     ...(run.trail?.spending ?? { requests: 0, reused: 0 }),
   };
 }
+
+/** Clauses a finding keeps, and the characters of each: a hostile document can break a clause on every line. */
+const MAX_CLAUSES = 20;
+const CLAUSE_LIMIT = 500;
 
 function toDetail(run: CheckRun): CheckDetail {
   const { definition } = run;
@@ -208,6 +215,8 @@ function toDetail(run: CheckRun): CheckDetail {
     remediation: definition.remediation,
     prompt: definition.prompt,
     spec_urls: [...definition.specUrls],
-    clauses: run.outcome.clauses ?? [],
+    clauses: (run.outcome.clauses ?? [])
+      .slice(0, MAX_CLAUSES)
+      .map((clause) => ({ ...clause, problem: boundedMessage(clause.problem, CLAUSE_LIMIT) })),
   };
 }
