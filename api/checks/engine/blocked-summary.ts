@@ -16,7 +16,7 @@ const KIND_WORDS: Readonly<Record<BlockingSignal["kind"], string>> = {
 export function summarizeBlocking(
   findings: readonly Pick<Finding, "status">[],
   signals: readonly BlockingSignal[],
-  settings: Pick<CheckerSettings, "userAgent" | "limits" | "signer">,
+  settings: Pick<CheckerSettings, "userAgent" | "limits" | "signer" | "keyDirectory">,
 ): BlockedSummary | null {
   const { userAgent, limits } = settings;
   const checks = findings.filter((finding) => finding.status === "blocked").length;
@@ -28,7 +28,7 @@ export function summarizeBlocking(
   const whom =
     settings.signer === null
       ? `the User-Agent "${userAgent}"`
-      : `requests whose Web Bot Auth signature verifies (the key directory is named in their Signature-Agent header), or at least the User-Agent "${userAgent}",`;
+      : `requests whose Web Bot Auth signature verifies with a key of our directory ${settings.keyDirectory} (their Signature-Agent header names it), or at least the User-Agent "${userAgent}",`;
   return {
     checks,
     signals: signals.map((signal) => ({ ...signal, detail: boundedMessage(signal.detail) })),

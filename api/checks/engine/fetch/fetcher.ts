@@ -16,6 +16,7 @@ import { type BudgetClaim, RequestBudget, RequestSlots } from "./request-slots.t
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
+import { ScanScope } from "./scope/scan-scope.ts";
 
 export type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
 
@@ -54,6 +55,7 @@ export class ScanFetcher {
   private readonly deadline: AbortSignal;
   private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
+  private readonly scope: ScanScope;
   /** How the site's bot protection answered the scan (`watch.signals`), see blocking/block-watch.ts. */
   readonly watch: BlockWatch;
   /** The request budget and its plan (`planSamples`, `releaseSample`), see request-slots.ts. */
@@ -61,6 +63,7 @@ export class ScanFetcher {
 
   constructor(options: ScanFetcherOptions) {
     this.settings = options.settings;
+    this.scope = new ScanScope(options.origin ?? null, options.settings);
     this.lookup = options.lookup ?? systemLookup;
     this.agent = createPinnedAgent(this.pins, this.settings.limits);
     this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
@@ -89,6 +92,9 @@ export class ScanFetcher {
   fetch(request: ScanRequest): Promise<FetchOutcome> {
     const method = request.method ?? "GET";
     const url = new URL(request.url).href;
+    // A probe (anything but a plain read of a document) is the scan acting on a site: only the one it was asked to check.
+    const probe = request.probe === true || method === "POST";
+    if (probe && !this.scope.onOrigin(url)) return Promise.reject(this.scope.offOrigin(method, url));
     const headers = this.requestHeaders(request.headers);
     // A POST is cached too, keyed by its body and headers: a scan never needs to send the same probe twice.
     const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
@@ -113,7 +119,7 @@ export class ScanFetcher {
       this.cache.set(key, cached);
       return outcome;
     }
-    const pending = this.send(method, url, headers, request.body, spending);
+    const pending = this.send(method, url, headers, request.body, spending, probe);
     this.cache.set(key, pending);
     if (plainGet && !this.firstGet.has(url)) this.firstGet.set(url, pending);
     // A request the budget refused was never sent: forgetting it lets a caller the budget still serves send it.
@@ -138,7 +144,7 @@ export class ScanFetcher {
   ): Promise<FetchOutcome> {
     const previous = await earlier.catch(() => null);
     if (previous !== null && !variesOnAccept(previous)) return { response: previous, reused: true };
-    return { response: await this.send(method, url, headers, undefined, spending), reused: false };
+    return { response: await this.send(method, url, headers, undefined, spending, false), reused: false };
   }
 
   /** A GET of `url` this scan already sent (with any Accept), so link checks can reuse it instead of asking again. */
@@ -160,6 +166,7 @@ export class ScanFetcher {
     headers: Record<string, string>,
     body: string | undefined,
     spending: Spending,
+    probe: boolean,
   ): Promise<ScanResponse> {
     const redirects: string[] = [];
     let current = new URL(url);
@@ -183,6 +190,8 @@ export class ScanFetcher {
       } catch {
         return done();
       }
+      // A probe that the site sends elsewhere ends here: its answer is the redirect itself (see crawler.md).
+      if (probe && !this.scope.onOrigin(next.href)) return done();
       if (next.href === url || redirects.includes(next.href)) return done(redirectLoop(current.href, next.href));
       if (redirects.length >= this.settings.limits.maxRedirects) return done(redirectLimit(url, redirects.length));
       const refusal = await this.vet(next).then(
@@ -242,10 +251,8 @@ export class ScanFetcher {
       if (spent !== null) throw new ScanFetchError("request-budget", `not sent (${href}): ${spent}`, href);
       spending.onSent?.();
       // Each hop is signed for its own authority and path (Web Bot Auth); the cache and the evidence keep the unsigned headers.
-      return await exchange(
-        { ...request, headers: await signedHeaders(this.settings.signer, request) },
-        this.exchangeOptions,
-      );
+      const signer = request.unsigned !== true && this.scope.signs(href) ? this.settings.signer : null;
+      return await exchange({ ...request, headers: await signedHeaders(signer, request) }, this.exchangeOptions);
     } catch (error) {
       if (onTooMany === undefined || !(error instanceof ScanFetchError) || error.kind !== "rate-limited") throw error;
       return onTooMany(error);

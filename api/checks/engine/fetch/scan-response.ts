@@ -44,6 +44,11 @@ export interface ScanRequest extends Partial<BudgetClaim> {
   body?: string;
   /** Content negotiation probes: never answer from a response fetched with another Accept. */
   exact?: boolean;
+  /**
+   * The scan acting on the site rather than reading a document it links (an error probe, an API call, an MCP
+   * request; every POST is one): sent only to the checked origin, and a redirect elsewhere is not followed.
+   */
+  probe?: boolean;
   /** Called once per network request this call sends (redirect hops included), so a check can count its own. */
   onSent?: () => void;
 }
