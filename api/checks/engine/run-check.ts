@@ -99,14 +99,12 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const checkedAt = (options.now ?? (() => new Date()))();
   const { settings } = options;
   const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
-  const target = await parseTarget(options.target, settings, lookup);
+  // The time budget starts before the target's own name lookup: nothing of a scan outlives it.
+  const budget = AbortSignal.timeout(settings.limits.scanBudgetMs);
+  const deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
+  const target = await parseTarget(options.target, settings, { ...lookup, signal: deadline });
   await options.admit?.();
-  const fetcher = new ScanFetcher({
-    settings,
-    origin: target.origin,
-    ...lookup,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, signal: deadline });
   const newTrail = (): EvidenceTrail => new EvidenceTrail(fetcher, settings.userAgent, target.origin);
   const scanToken = randomBytes(6).toString("hex");
   let runs: CheckRun[];

@@ -1,10 +1,10 @@
 import type { Agent } from "undici";
 import { signedHeaders } from "../../../platform/signing/request-signature.ts";
+import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "../dns/resolver.ts";
 import type { CheckerSettings } from "../settings.ts";
 import {
   type HostLookup,
   type ResolvedAddress,
-  systemLookup,
   TargetNotAllowedError,
   type VettedDestination,
   vetDestination,
@@ -64,7 +64,7 @@ export class ScanFetcher {
   constructor(options: ScanFetcherOptions) {
     this.settings = options.settings;
     this.scope = new ScanScope(options.origin ?? null, options.settings);
-    this.lookup = options.lookup ?? systemLookup;
+    this.lookup = limitLookups(options.lookup ?? defaultLookup, LOOKUPS_PER_SCAN);
     this.agent = createPinnedAgent(this.pins, this.settings.limits);
     this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
     this.budget = new RequestBudget(this.settings.limits);
@@ -198,6 +198,7 @@ export class ScanFetcher {
         () => null,
         (error: unknown) => (error instanceof ScanFetchError ? error : null),
       );
+      if (refusal !== null && refusal.kind !== "target-not-allowed") throw refusal;
       if (refusal !== null) {
         if (refusal.refusal === "port") throw refusal;
         const why = refusal.message.replace(/^refused \S+: /, "");
@@ -285,10 +286,11 @@ export class ScanFetcher {
     const key = `${url.protocol}//${url.host}`;
     let pending = this.vetted.get(key);
     if (pending === undefined) {
-      pending = vetDestination(url, this.settings, this.lookup);
+      pending = vetDestination(url, this.settings, this.lookup, this.deadline);
       this.vetted.set(key, pending);
     }
     return pending.catch((error: unknown) => {
+      if (this.deadline.aborted) throw this.deadlineError(url.href);
       const message = error instanceof Error ? error.message : String(error);
       const reason = error instanceof TargetNotAllowedError ? error.reason : null;
       throw new ScanFetchError("target-not-allowed", `refused ${url.href}: ${message}`, url.href, null, reason);
