@@ -73,7 +73,9 @@ export function renderMarkdownReport(result: ReadinessResult): string {
   lines.push(
     `- Level: **${level.value} — ${level.name}**${level.next === null ? "" : ` (next: ${level.next.value} — ${level.next.name})`}`,
   );
-  const reasons = Object.entries(result.profile.reasons).map(([profile, reason]) => `${profile}: ${reason}`);
+  const reasons = Object.entries(result.profile.reasons).map(
+    ([profile, reason]) => `${profile}: ${markdownInline(reason)}`,
+  );
   lines.push(
     `- Profiles: ${result.profile.applied.join(", ") || "none"}${result.profile.overridden ? " (chosen)" : " (inferred)"}${reasons.length > 0 ? ` — ${reasons.join("; ")}` : ""}`,
   );
