@@ -16,6 +16,7 @@ import { type BudgetClaim, RequestBudget, RequestSlots } from "./request-slots.t
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
+import { variesOnAccept } from "./scan-response.ts";
 import { ScanScope } from "./scope/scan-scope.ts";
 
 export type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
@@ -34,10 +35,6 @@ export interface ScanFetcherOptions {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-function variesOnAccept(response: ScanResponse): boolean {
-  return (response.headers.vary ?? "").split(",").some((name) => ["accept", "*"].includes(name.trim().toLowerCase()));
-}
 
 /**
  * The only way a scan touches the network: vetted and pinned destinations, hand-followed redirects, per-request and
@@ -112,7 +109,7 @@ export class ScanFetcher {
       request.headers?.["user-agent"] === undefined;
     const earlier = plainGet ? this.firstGet.get(url) : undefined;
     if (earlier !== undefined) {
-      const outcome = this.reuseOrSend(earlier, method, url, headers, spending);
+      const outcome = this.reuseOrSend(earlier, method, url, headers, spending, probe);
       const cached = outcome.then(({ response }) => response);
       // Only later callers observe the cached copy; a failure is reported to this caller through `outcome`.
       cached.catch(() => undefined);
@@ -141,10 +138,11 @@ export class ScanFetcher {
     url: string,
     headers: Record<string, string>,
     spending: Spending,
+    probe: boolean,
   ): Promise<FetchOutcome> {
     const previous = await earlier.catch(() => null);
     if (previous !== null && !variesOnAccept(previous)) return { response: previous, reused: true };
-    return { response: await this.send(method, url, headers, undefined, spending, false), reused: false };
+    return { response: await this.send(method, url, headers, undefined, spending, probe), reused: false };
   }
 
   /** A GET of `url` this scan already sent (with any Accept), so link checks can reuse it instead of asking again. */

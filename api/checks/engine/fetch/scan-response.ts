@@ -23,6 +23,11 @@ export interface ScanResponse {
   fault: ResponseFault | null;
 }
 
+/** The response varies on Accept (RFC 9110 §12.5.5): another Accept may get another representation. */
+export function variesOnAccept(response: ScanResponse): boolean {
+  return (response.headers.vary ?? "").split(",").some((name) => ["accept", "*"].includes(name.trim().toLowerCase()));
+}
+
 const digests = new WeakMap<ScanResponse, string>();
 
 /** SHA-256 of a response body, computed once per response. */
