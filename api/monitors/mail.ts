@@ -41,12 +41,11 @@ export function monitorMailTemplates(deps: MonitorMailDeps): Record<string, Mail
       deps.docsUrl,
       `/monitors/${purpose}/${signMonitorLink(deps.secrets.current, purpose, monitor.id, expiresAt)}`,
     );
-  const unsubscribe = (monitor: MonitorRow, sentAt: Date): MailParagraph => ({
+  const unsubscribeUrl = (monitor: MonitorRow, sentAt: Date) =>
+    link("unsubscribe", monitor, new Date(sentAt.getTime() + LINK_TTL_MS.unsubscribe));
+  const unsubscribe = (monitor: MonitorRow, url: string): MailParagraph => ({
     text: `To stop watching ${monitor.host} and get no more e-mail about it:`,
-    link: {
-      label: "Unsubscribe",
-      url: link("unsubscribe", monitor, new Date(sentAt.getTime() + LINK_TTL_MS.unsubscribe)),
-    },
+    link: { label: "Unsubscribe", url },
   });
   const page = (monitor: MonitorRow): MailParagraph[] => {
     const publicId = issuedPublicId(deps.secrets, monitor.id, monitor.key_hash);
@@ -72,7 +71,7 @@ export function monitorMailTemplates(deps: MonitorMailDeps): Record<string, Mail
             text: `Someone asked to watch ${monitor.host} for this address, which already watches it ${monitor.frequency}. Nothing changed.`,
           },
           ...page(monitor),
-          unsubscribe(monitor, sentAt),
+          unsubscribe(monitor, unsubscribeUrl(monitor, sentAt)),
         ],
         signature,
       );
@@ -104,14 +103,25 @@ export function monitorMailTemplates(deps: MonitorMailDeps): Record<string, Mail
     if (!run || !monitor || monitor.state !== "active") return null;
     const regression = regressionOf(run, await previousRuns(db, monitor.id, run.seq));
     if (!regression) return null;
-    return composeMail(
+    const stop = unsubscribeUrl(monitor, sentAt);
+    const mail = composeMail(
       alertSubject(monitor, regression),
-      [...alertParagraphs(deps, monitor, run, regression), ...page(monitor), unsubscribe(monitor, sentAt)],
+      [...alertParagraphs(deps, monitor, run, regression), ...page(monitor), unsubscribe(monitor, stop)],
       signature,
     );
+    return { ...mail, headers: oneClickUnsubscribe(stop) };
   };
 
   return { [MONITOR_CONFIRM_MAIL]: confirm, [MONITOR_ALERT_MAIL]: alert };
+}
+
+/**
+ * RFC 8058 one-click unsubscribe: a mail client (or the mailbox provider) POSTs
+ * `List-Unsubscribe=One-Click` to the signed link, whose page stops the monitor on any POST from
+ * anywhere but a cross-site browser form; the link alone is the credential, as in the e-mail's text.
+ */
+function oneClickUnsubscribe(url: string): Record<string, string> {
+  return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
 function alertSubject(monitor: MonitorRow, regression: Regression): string {

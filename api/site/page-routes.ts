@@ -10,8 +10,19 @@ import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { AstroHandler } from "./astro-handler.ts";
 
-/** Pages Astro renders on demand (`prerender = false`), and the methods each answers. */
-export const ON_DEMAND_PAGES: readonly { path: string; methods: readonly ("GET" | "POST")[] }[] = [
+/** A page Astro renders on demand (`prerender = false`), and the methods it answers. */
+interface OnDemandPage {
+  path: string;
+  methods: readonly ("GET" | "POST")[];
+  /**
+   * Takes a POST from anywhere: the RFC 8058 one-click unsubscribe, which a mail client or a webmail
+   * page POSTs to the link in `List-Unsubscribe`. The signed token in the path is the credential, so
+   * a post from another site can do nothing its sender could not do with the link directly.
+   */
+  anyOrigin?: true;
+}
+
+export const ON_DEMAND_PAGES: readonly OnDemandPage[] = [
   { path: "/waitlist", methods: ["GET", "POST"] },
   { path: "/checks", methods: ["GET", "POST"] },
   { path: "/checks/:id", methods: ["GET", "POST"] },
@@ -20,7 +31,7 @@ export const ON_DEMAND_PAGES: readonly { path: string; methods: readonly ("GET" 
   { path: "/monitors", methods: ["GET", "POST"] },
   { path: "/monitors/:id", methods: ["GET"] },
   { path: "/monitors/confirm/:token", methods: ["GET", "POST"] },
-  { path: "/monitors/unsubscribe/:token", methods: ["GET", "POST"] },
+  { path: "/monitors/unsubscribe/:token", methods: ["GET", "POST"], anyOrigin: true },
 ];
 
 /**
@@ -48,7 +59,7 @@ export function registerPageRoutes(app: H3, { config, log, pageServices }: PageR
   for (const page of ON_DEMAND_PAGES) {
     for (const method of page.methods) {
       app.on(method, page.path, async (event) => {
-        refuseCrossSite(event, config.siteUrl);
+        if (!page.anyOrigin) refuseCrossSite(event, config.siteUrl);
         const node = event.runtime?.node;
         if (!node?.res) throw new ApiProblem("service-unavailable", "This page is rendered by the Node server only.");
         // A form is read here, under the body limit, and handed to the adapter as text (which it

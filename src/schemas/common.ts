@@ -62,6 +62,14 @@ export function codePointLength(value: string): number {
   return length;
 }
 
+/**
+ * The expiry of a signed link (Unix seconds) as the server writes it: decimal without leading zeros.
+ * The signature covers the number, not its digits, so `….01893456000.…` would otherwise verify as
+ * `….1893456000.…`: a link has exactly one valid spelling, and nothing keyed on a token's text can be
+ * handed a second form of it.
+ */
+export const LINK_EXPIRY_PATTERN = "(?:0|[1-9]\\d{0,11})";
+
 /** ISO 8601 UTC timestamp with exactly three fractional digits, e.g. `2026-05-01T09:30:00.000Z`. */
 export const TimestampSchema = z.iso
   .datetime({ precision: 3, error: "must be an ISO 8601 UTC time with milliseconds, e.g. 2026-11-01T09:00:00.000Z" })

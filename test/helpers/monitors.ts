@@ -26,6 +26,16 @@ export function testClock(start = "2026-11-26T09:00:00.000Z"): TestClock {
 
 export const DAY_MS = 86_400_000;
 
+/** A message as the SMTP server received it: its envelope recipient, subject, both parts and every header. */
+export interface DeliveredMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** A header field of the message, unfolded and decoded ("" when absent). */
+  header(name: string): string;
+}
+
 /** The app with its pages on a real socket, real SMTP, and a clock the test moves. */
 export interface MonitorBed {
   t: TestApp;
@@ -37,7 +47,7 @@ export interface MonitorBed {
   /** A page's form posted as a browser on this site would post it. */
   postForm(path: string, fields: Record<string, string>): Promise<Response>;
   /** Sends the outbox and answers the messages the SMTP server received since the last call. */
-  deliver(): Promise<{ to: string; subject: string; text: string; html: string }[]>;
+  deliver(): Promise<DeliveredMail[]>;
   close(): Promise<void>;
 }
 
@@ -98,6 +108,7 @@ export async function startMonitorBed(env: Record<string, string> = {}): Promise
         subject: headerValue(mail.raw, "Subject"),
         text: mimePart(mail.raw, "text/plain"),
         html: mimePart(mail.raw, "text/html"),
+        header: (name: string) => headerValue(mail.raw, name),
       }));
     },
     async close() {

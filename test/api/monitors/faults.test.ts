@@ -40,7 +40,7 @@ async function watch(domain: string, email: string): Promise<string> {
 }
 
 describe("bad input", () => {
-  freshBed();
+  freshBed({ RATE_LIMITS: "monitors=100/60" });
   it("answers 422 listing every violation of a body at once", async () => {
     const body = await expectProblem(
       await bed.send("POST", "/api/v1/monitors", { domain: "", email: "not-mail", frequency: "hourly", every: 1 }),
@@ -71,6 +71,24 @@ describe("bad input", () => {
       "monitor-link-invalid",
     );
     await expectProblem(await bed.send("POST", "/api/v1/monitors/unsubscribe", { token }), 410, "monitor-link-invalid");
+  });
+
+  it("takes a link only as it was sent: a leading zero on the expiry is another token, refused", async () => {
+    await request("http://127.0.0.1:20", "zero@example.com");
+    const path = linkPath((await bed.deliver())[0]?.text ?? "", "/monitors/confirm/");
+    const [version, monitor, expiry, signature] = tokenOf(path).split(".");
+    const padded = [version, monitor, `0${expiry}`, signature].join(".");
+    const problem = await expectProblem(
+      await bed.send("POST", "/api/v1/monitors/confirm", { token: padded }),
+      422,
+      "validation-failed",
+    );
+    expect(problem.errors).toEqual([{ pointer: "#/token", detail: "must be the token of an e-mailed monitor link" }]);
+    expect((await bed.send("GET", `/monitors/confirm/${padded}`)).status).toBe(410);
+    expect((await bed.postForm(`/monitors/confirm/${padded}`, {})).status).toBe(422);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM monitors WHERE email = ? AND state = 'pending'", "zero@example.com"),
+    ).toBe(1);
   });
 });
 
