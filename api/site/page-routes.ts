@@ -47,6 +47,33 @@ function refuseCrossSite(event: H3Event, siteUrl: string): void {
   }
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A form's body as text, refusing (400) what is not UTF-8 rather than reading U+FFFD in its place:
+ * neither its raw bytes nor, in a URL-encoded form, the bytes its `%XX` escapes spell (which the
+ * form parser would otherwise decode leniently). What the text then says is the schemas' business.
+ */
+function formText(bytes: Uint8Array, contentType: string | null): string {
+  const malformed = () => new ApiProblem("bad-request", "The form is not valid UTF-8: send its fields as UTF-8.");
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw malformed();
+  }
+  if (/^application\/x-www-form-urlencoded\b/i.test(contentType ?? "")) {
+    for (const part of text.split("&")) {
+      try {
+        decodeURIComponent(part.replace(/\+/g, " "));
+      } catch {
+        throw malformed();
+      }
+    }
+  }
+  return text;
+}
+
 export interface PageRouteDeps {
   config: Pick<Config, "siteUrl" | "docsUrl" | "trustProxy" | "stripe" | "bodyLimitBytes">;
   log: Logger;
@@ -66,7 +93,7 @@ export function registerPageRoutes(app: H3, { config, log, pageServices }: PageR
         // takes in place of the stream): a client that hangs up mid-form is then a client abort
         // like any API request's, not an error inside the page's rendering.
         if (method === "POST") {
-          const form = Buffer.from(await readLimited(event, config.bodyLimitBytes)).toString("utf8");
+          const form = formText(await readLimited(event, config.bodyLimitBytes), event.req.headers.get("content-type"));
           if (form !== "") Object.assign(node.req, { body: form });
         }
         // The adapter writes to Node's response directly, past the app's response hook.

@@ -73,6 +73,23 @@ describe("bad input", () => {
     await expectProblem(await bed.send("POST", "/api/v1/monitors/unsubscribe", { token }), 410, "monitor-link-invalid");
   });
 
+  it("answers 400 to a form that is not UTF-8, rather than storing U+FFFD in place of its bytes", async () => {
+    const fields = "domain=http%3A%2F%2F127.0.0.1%3A23%2F{domain}&email=form%40example.com&frequency=daily";
+    for (const body of [
+      fields.replace("{domain}", "%FF"),
+      fields.replace("{domain}", "%C0%80"),
+      Buffer.concat([Buffer.from(fields.replace("{domain}", "")), Buffer.from([0xff])]),
+    ]) {
+      const response = await fetch(`${bed.base}/monitors`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
+      await expectProblem(response, 400, "bad-request");
+    }
+    expect(await count("SELECT COUNT(*) AS n FROM monitors WHERE email = ?", "form@example.com")).toBe(0);
+  });
+
   it("takes a link only as it was sent: a leading zero on the expiry is another token, refused", async () => {
     await request("http://127.0.0.1:20", "zero@example.com");
     const path = linkPath((await bed.deliver())[0]?.text ?? "", "/monitors/confirm/");
