@@ -18,7 +18,7 @@ import {
   verifyMonitorLink,
 } from "./keys.ts";
 import { requestMailStatements } from "./mail/request.ts";
-import { PENDING_PER_ADDRESS } from "./mail/rules.ts";
+import { PENDING_PER_ADDRESS, REQUEST_MAILS_PER_DAY } from "./mail/rules.ts";
 import { changedChecks } from "./regressions.ts";
 import { reportUrl } from "./report-link.ts";
 import {
@@ -64,8 +64,7 @@ const CHART_RUNS = 200;
 /** A page of history holds this many runs unless the caller asks for fewer. */
 export const HISTORY_PAGE = 20;
 
-const REQUESTED =
-  "If this address can receive mail, a message with a confirmation link is on its way. Nothing is checked until the link is followed; an unconfirmed request is forgotten after 7 days.";
+const REQUESTED = `If this address can receive mail, a message with a confirmation link is on its way (an address gets at most ${REQUEST_MAILS_PER_DAY} a day, each listing every site waiting for it). Nothing is checked until the link is followed; an unconfirmed request is forgotten after 7 days.`;
 
 function profileOf(input: AgentMonitorInput): Profile[] | null {
   return input.profile === undefined ? null : ProfileSchema.array().parse([input.profile].flat());

@@ -121,6 +121,31 @@ describe("one site spelled eight ways", () => {
     expect(new Set(answers.map((answer) => answer.monitor.id)).size).toBe(1);
     expect(answers[0]?.monitor).toMatchObject({ origin: "https://example.com", domain: "example.com" });
   });
+
+  it("has a badge that only a monitor of https://example.com with the inferred profile speaks for", async () => {
+    const badgeTitle = async () =>
+      /<title>([^<]*)<\/title>/.exec(await (await bed.send("GET", "/badge/example.com.svg")).text())?.[1];
+    // The agent's monitor above: confirmed, not checked yet.
+    expect(await badgeTitle()).toBe("Agent readiness of example.com: monitored, not checked yet");
+    // A plain-http monitor recorded before hosts were normalised, confirmed earlier, whose last run failed.
+    const at = "2026-11-01T09:00:00.000Z";
+    await db().batch(
+      [
+        {
+          sql: `INSERT INTO monitors (id, key_hash, origin, host, input, frequency, email, state, created_at, confirmed_at, next_run_at)
+                VALUES ('legacy', 'legacy-hash', 'http://example.com', 'example.com', 'http://example.com', 'daily', 'early@example.com', 'active', ?, ?, ?)`,
+          args: [at, at, "2027-01-01T00:00:00.000Z"],
+        },
+        {
+          sql: `INSERT INTO monitor_runs (id, monitor_id, scheduled_for, claim, instance, started_at, finished_at, outcome, reason, score, level, level_name, incomplete, suite_version, checks, alerted)
+                VALUES ('run_legacy', 'legacy', ?, 1, 'old', ?, ?, 'failed', 'the homepage did not answer', NULL, NULL, NULL, 0, NULL, '{}', 0)`,
+          args: [at, at, bed.clock.now().toISOString()],
+        },
+      ],
+      "write",
+    );
+    expect(await badgeTitle()).toBe("Agent readiness of example.com: monitored, not checked yet");
+  });
 });
 
 describe("a badge", () => {
