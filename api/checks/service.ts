@@ -13,7 +13,7 @@ import { TargetNotAllowedError } from "./engine/fetch/address-guard.ts";
 import { parseTarget } from "./engine/fetch/target.ts";
 import { renderMarkdownReport } from "./engine/render-markdown.ts";
 import { type RunReadinessCheckOptions, runReadinessCheck } from "./engine/run-check.ts";
-import type { CheckerSettings } from "./engine/settings.ts";
+import { type CheckerSettings, isAllowListed } from "./engine/settings.ts";
 import { type SarifLog, sarifTool, toSarif } from "./formats/sarif.ts";
 import { renderLockedMarkdown } from "./locked-report.ts";
 import { findStoredCodeHash, insertCreditCode, type Redemption, redeemCredit } from "./sql/credits.ts";
@@ -92,10 +92,22 @@ export class ChecksService {
     return this.deps.settings.limits.scanBudgetMs;
   }
 
-  /** The origin a check of `domain` would reach, vetted as a check vets it (422 for a refused target); sends nothing. */
-  async origin(domain: string): Promise<string> {
+  /**
+   * The origin a check of `domain` would reach, vetted as a check vets it (422 for a refused target),
+   * and whether CHECKS_ALLOWED_TARGETS let it through; sends nothing.
+   */
+  async target(domain: string): Promise<{ origin: string; allowListed: boolean }> {
     const lookup = this.deps.lookup ? { lookup: this.deps.lookup } : {};
-    return (await refusedAsProblem(() => parseTarget(domain, this.deps.settings, lookup))).origin;
+    const { origin, allowListed } = await refusedAsProblem(() => parseTarget(domain, this.deps.settings, lookup));
+    return { origin, allowListed };
+  }
+
+  /** Whether `host` (`host[:port]`) is a CHECKS_ALLOWED_TARGETS entry's, over either scheme: local work only. */
+  isAllowListedHost(host: string): boolean {
+    return ["http", "https"].some((scheme) => {
+      const url = URL.parse(`${scheme}://${host}/`);
+      return url !== null && isAllowListed(url, this.deps.settings);
+    });
   }
 
   async find(id: string): Promise<StoredReport | null> {

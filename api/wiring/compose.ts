@@ -14,7 +14,6 @@ import { migrate } from "../db/migrate.ts";
 import type { Sql } from "../db/sql.ts";
 import { MailOutbox } from "../mail/outbox.ts";
 import { createSmtpTransport } from "../mail/transport.ts";
-import { monitorBounces } from "../monitors/mail.ts";
 import { monitorOperations } from "../monitors/operations.ts";
 import { createMonitorServices, monitorMailDeps } from "../monitors/services.ts";
 import { paymentsGatewayFor } from "../payments/stripe-client.ts";
@@ -83,7 +82,6 @@ export function composeCommerce({ config, content, db, now, secrets, keys, log }
       checks: checkMailDeps(config, content, db, secrets, keys),
       monitors: monitorMailDeps(config, content, db, secrets, keys),
     }),
-    bounced: monitorBounces(db),
   });
   return { payments, store, storeDeps, mail };
 }
@@ -176,7 +174,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     keys,
     log,
     checker: {
-      vet: (domain) => checks.origin(domain),
+      vet: (domain) => checks.target(domain),
+      isLocalHost: (host) => checks.isAllowListedHost(host),
       check: (watched) =>
         checks.run({ domain: watched.origin, ...(watched.profile ? { profile: watched.profile } : {}) }),
       isOpen: async () => (await monitor.current()).switches.checks,
