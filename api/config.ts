@@ -155,7 +155,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-type Environment = Record<string, string | undefined>;
+export type Environment = Record<string, string | undefined>;
 
 /** Every problem at once: a start that fails should fail only once. */
 function configError(problems: string[]): ConfigError {

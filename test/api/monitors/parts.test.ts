@@ -10,7 +10,7 @@ import {
 } from "../../../api/monitors/keys.ts";
 import { type Comparable, regressionOf } from "../../../api/monitors/regressions.ts";
 import { resultOf } from "../../../api/monitors/scheduler.ts";
-import { redactPath } from "../../../api/platform/log.ts";
+import { redactPath } from "../../../src/lib/redacted-paths.ts";
 import { renderScoreChart } from "../../../src/lib/score-chart.ts";
 import type { CheckStatus } from "../../../src/schemas/report.ts";
 
