@@ -82,6 +82,18 @@ const EnvSchema = SiteUrlEnvSchema.extend({
    * line on stdout is JSON, the banner included (what log collectors want; the default in production).
    */
   LOG_FORMAT: z.enum(["text", "json"]).optional(),
+  /**
+   * How long an instance keeps a token's owner in memory (api/platform/auth/token-owner-cache.ts).
+   * An agent's writes through one instance are seen by that instance at once, by the others within
+   * this: behind a front that routes by token (`npm run cluster`'s nginx) that is read-your-writes;
+   * behind a balancer that cannot, 0 reads the owner from the database on every request instead.
+   */
+  TOKEN_CACHE_MS: z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int()
+    .min(0)
+    .max(1_000)
+    .default(1_000),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })
@@ -139,6 +151,7 @@ export interface Config {
   logLevel: Env["LOG_LEVEL"];
   logFormat: "text" | "json";
   bodyLimitBytes: number;
+  tokenCacheMs: number;
   stripe: {
     secretKey: string | undefined;
     webhookSecret: string | undefined;
@@ -155,7 +168,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-type Environment = Record<string, string | undefined>;
+export type Environment = Record<string, string | undefined>;
 
 /** Every problem at once: a start that fails should fail only once. */
 function configError(problems: string[]): ConfigError {
@@ -224,6 +237,7 @@ export function loadConfig(env: Environment = process.env, root: string = proces
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "text"),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    tokenCacheMs: e.TOKEN_CACHE_MS,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -46,7 +46,7 @@ export interface ComposeOptions {
   /** DNS for the readiness checker (tests make fixture names resolve). */
   checkerLookup?: ConstructorParameters<typeof ChecksService>[0]["lookup"];
   now?: () => Date;
-  /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s). */
+  /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s; TOKEN_CACHE_MS for the owner). */
   stateTtlMs?: number;
   /** Checkpoint an embedded database file from a worker thread this often (the server does; tests need not). */
   checkpointEveryMs?: number;
@@ -145,7 +145,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     ttlMs: options.stateTtlMs ?? 1_000,
   });
   const tokenOwners = new TokenOwnerCache(
-    options.stateTtlMs ?? 1_000,
+    // TOKEN_CACHE_MS=0 turns it off whatever the caller's lifetime (a test's stateTtlMs) says.
+    config.tokenCacheMs === 0 ? 0 : (options.stateTtlMs ?? config.tokenCacheMs),
     () => now().getTime(),
     undefined,
     (token) => findTokenOwner(database.client, hashToken(token)),

@@ -10,8 +10,8 @@ import {
 } from "../../../api/monitors/keys.ts";
 import { type Comparable, regressionOf } from "../../../api/monitors/regressions.ts";
 import { resultOf } from "../../../api/monitors/scheduler.ts";
-import { redactPath } from "../../../api/platform/log.ts";
 import { signDownloadToken, verifyDownloadToken } from "../../../api/store/download-links.ts";
+import { redactPath } from "../../../src/lib/redacted-paths.ts";
 import { renderScoreChart } from "../../../src/lib/score-chart.ts";
 import type { CheckStatus } from "../../../src/schemas/report.ts";
 
