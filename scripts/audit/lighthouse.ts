@@ -1,6 +1,6 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { chromiumPath } from "../../test/helpers/chromium.ts";
+import { chromiumPath } from "../../src/lib/chromium.ts";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo", "agentic-browsing"] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -57,7 +57,7 @@ export async function auditPages(
   categories: readonly Category[] = CATEGORIES,
 ): Promise<PageAudit[]> {
   const chrome = await chromeLauncher.launch({
-    chromePath: chromiumPath(),
+    chromePath: chromiumPath(process.env),
     chromeFlags: [
       "--headless=new",
       "--no-sandbox",

@@ -69,10 +69,11 @@ function counterpartTables(suite: readonly CheckDefinition[]): string[] {
     "## Counterparts in other scanners",
     "",
     "Where a check answers the same question as a check of Cloudflare's isitagentready or an audit of Lighthouse's",
-    "Agentic Browsing category, so a report of ours can be read next to theirs. WebMCP is read from the page's markup",
-    "and its own scripts, where Cloudflare and Lighthouse load the page in a browser: a tool registered by code we",
-    "cannot see (another origin, a computed call) is missed, and the input schemas of script-registered tools are not",
-    "validated.",
+    "Agentic Browsing category, so a report of ours can be read next to theirs. Without rendering, WebMCP is read from",
+    "the page's markup and its own scripts (`webmcp.tools`, `webmcp.valid`): a tool registered by code we cannot see",
+    "(another origin, a computed call) is missed. A rendered scan (`render: true`) reads the tools as Lighthouse does,",
+    "from the browser (`render.webmcp`, `render.webmcp-valid`), and answers the two audits that need a browser",
+    "(`render.agent-tree`, `render.layout-shift`).",
     "",
     "| Check | Cloudflare isitagentready | Lighthouse |",
     "|---|---|---|",
@@ -84,17 +85,18 @@ function counterpartTables(suite: readonly CheckDefinition[]): string[] {
       ids === undefined ? "–" : (typeof ids === "string" ? [ids] : ids).map((id) => `\`${id}\``).join(", ");
     lines.push(`| \`${check.id}\` | ${name(counterpart.cloudflare)} | ${name(counterpart.lighthouse)} |`);
   }
-  lines.push(
-    "",
-    "Their checks and audits that no check here answers, and why (what needs a page rendered in a browser is future",
-    "work, not faked from the markup):",
-    "",
-    "| Scanner | Id | Why |",
-    "|---|---|---|",
-  );
-  for (const entry of WITHOUT_COUNTERPART) {
-    const why = entry.needsRenderedPage ? `Future work (needs a rendered page). ${entry.reason}` : entry.reason;
-    lines.push(`| ${entry.scanner === "cloudflare" ? "Cloudflare" : "Lighthouse"} | \`${entry.id}\` | ${cell(why)} |`);
+  if (WITHOUT_COUNTERPART.length > 0) {
+    lines.push(
+      "",
+      "Their checks and audits that no check here answers, and why:",
+      "",
+      "| Scanner | Id | Why |",
+      "|---|---|---|",
+    );
+    for (const entry of WITHOUT_COUNTERPART)
+      lines.push(
+        `| ${entry.scanner === "cloudflare" ? "Cloudflare" : "Lighthouse"} | \`${entry.id}\` | ${cell(entry.reason)} |`,
+      );
   }
   lines.push("");
   return lines;

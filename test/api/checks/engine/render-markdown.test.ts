@@ -17,6 +17,7 @@ const RESULT: ReadinessResult = {
   score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1, blocked: 0 },
   incomplete: false,
   blocked: null,
+  render: null,
   level: {
     value: 1,
     name: "Basic Web Presence",
