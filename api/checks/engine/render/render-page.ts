@@ -57,6 +57,8 @@ const ShiftSchema = z.number().min(0).max(1_000);
 const FormsSchema = z.int().min(0);
 
 const remaining = (deadline: number): number => Math.max(0, Math.floor(deadline - performance.now()));
+/** What a page's reading (DOM, layout shift, axe, tool issues) keeps of the time limit, so a page that never loads is still read. */
+const READ_RESERVE_MS = 1_500;
 
 function describeFailure(error: unknown): string {
   const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
@@ -108,11 +110,13 @@ export async function renderPage(
       if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
     });
     try {
-      await page.goto(options.url, { waitUntil: "load", timeout: Math.max(1, remaining(options.deadline)) });
+      const timeout = Math.max(1, remaining(options.deadline) - READ_RESERVE_MS);
+      await page.goto(options.url, { waitUntil: "load", timeout });
     } catch (failure) {
       error = describeFailure(failure);
     }
-    if (error === null) await page.waitForTimeout(Math.min(options.settleMs, remaining(options.deadline)));
+    if (error === null)
+      await page.waitForTimeout(Math.max(0, Math.min(options.settleMs, remaining(options.deadline) - READ_RESERVE_MS)));
     const html = (await bounded(options.deadline, () => page.content())) ?? "";
     const shift = await bounded(options.deadline, () => page.evaluate(measureLayoutShift));
     const forms = (await bounded(options.deadline, () => unannotatedForms(page))) ?? 0;
