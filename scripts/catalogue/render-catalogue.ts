@@ -2,6 +2,7 @@ import type { CheckDefinition } from "../../api/checks/engine/check-types.ts";
 import { COUNTERPARTS, WITHOUT_COUNTERPART } from "../../api/checks/engine/suite/counterparts.ts";
 import { CATEGORY_TITLES, SUITE_VERSION } from "../../api/checks/engine/suite/registry.ts";
 import { CheckCategorySchema, type CheckStatus, CheckStatusSchema } from "../../src/schemas/report.ts";
+import { type SideBySideSite, sideBySideSection } from "./lighthouse-comparison.ts";
 
 /** One corpus site as the page shows it: what it is, and the verdicts expected and got for each check. */
 export interface CorpusOutcome {
@@ -9,6 +10,8 @@ export interface CorpusOutcome {
   summary: string;
   profiles: readonly string[];
   verdicts: ReadonlyArray<{ id: string; expected: CheckStatus | undefined; got: CheckStatus }>;
+  /** A rendered site with Lighthouse's audits of it: shown beside our rendered verdicts; null otherwise. */
+  sideBySide: SideBySideSite | null;
 }
 
 const STATUSES = CheckStatusSchema.options;
@@ -172,10 +175,14 @@ export function renderCatalogue(suite: readonly CheckDefinition[], outcomes: rea
     ...checkTables(suite),
     ...counterpartTables(suite),
     ...corpusTables(outcomes),
+    ...sideBySideSection(
+      outcomes.flatMap((outcome) => (outcome.sideBySide === null ? [] : [outcome.sideBySide])),
+      suite,
+    ),
     "## Our own site",
     "",
     "AgentReady runs this suite against itself in its tests and must score full marks on every check that applies",
-    "to it.",
+    "to it, and its pages, rendered through the same guard, pass every rendered check that applies.",
     "",
   ];
   return lines.join("\n");

@@ -49,6 +49,7 @@ export function launchGuardedChromium(executablePath: string, proxyUrl: string):
   return chromium.launch({
     executablePath,
     headless: true,
+    timeout: 30_000,
     proxy: { server: proxyUrl, bypass: PROXY_EVERYTHING },
     args: [...(root ? ["--no-sandbox"] : []), ...QUIET_CHROMIUM_ARGS, ...GUARD_CHROMIUM_ARGS],
   });

@@ -8,7 +8,7 @@ import { nodeTypes, readJsonLd } from "../parse/json-ld.ts";
  */
 export interface PageFacts {
   words: number;
-  /** Distinct http(s) link targets, fragments removed. */
+  /** Distinct http(s) link targets, fragments removed unless they are hash routes. */
   links: ReadonlySet<string>;
   headings: readonly string[];
   title: string | null;
@@ -18,6 +18,8 @@ export interface PageFacts {
   jsonLdTypes: ReadonlySet<string>;
 }
 
+/** A hash route with a path of its own (`#/quickstart`); `#/?id=…` is docsify's anchor within the page. */
+export const HASH_ROUTE = /^#!?\/[^?#]/;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 function countWords(text: string): number {
@@ -31,7 +33,8 @@ function linkTargets(html: string, base: string): Set<string> {
   for (const href of htmlAnchors(html, base)) {
     const url = new URL(href);
     if (url.protocol !== "http:" && url.protocol !== "https:") continue;
-    url.hash = "";
+    // A fragment is a place in the page, except a hash route (`#/guide`, `#!/guide`): a page of a hash-routed app.
+    if (!HASH_ROUTE.test(url.hash)) url.hash = "";
     targets.add(url.href);
   }
   return targets;

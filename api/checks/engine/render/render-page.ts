@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page, Response } from "playwright-core";
 import { z } from "zod";
 import { agentTreeViolations } from "./agent-tree.ts";
 import type { RenderedPage, RenderedRole } from "./rendered-site.ts";
@@ -59,15 +59,20 @@ const FormsSchema = z.int().min(0);
 const remaining = (deadline: number): number => Math.max(0, Math.floor(deadline - performance.now()));
 /** What a page's reading (DOM, layout shift, axe, tool issues) keeps of the time limit, so a page that never loads is still read. */
 const READ_RESERVE_MS = 1_500;
+const SERVER_HTML_WAIT_MS = 500;
 
 function describeFailure(error: unknown): string {
   const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
   return /Timeout/i.test(message) ? "the page did not finish loading within the rendering's time limit" : message;
 }
 
-/** Reads what the page is now; each read is bounded by the deadline and answers null when the page cannot tell. */
-async function bounded<T>(deadline: number, read: () => Promise<T>): Promise<T | null> {
-  const left = remaining(deadline);
+/** Reads what the page is now; each read is bounded by the deadline (and `atMostMs`), null when the page cannot tell. */
+async function bounded<T>(
+  deadline: number,
+  read: () => Promise<T>,
+  atMostMs = Number.POSITIVE_INFINITY,
+): Promise<T | null> {
+  const left = Math.min(remaining(deadline), atMostMs);
   if (left === 0) return null;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<null>((resolve) => {
@@ -103,11 +108,12 @@ export async function renderPage(
   try {
     const cdp = await context.newCDPSession(page);
     const webMcp = await WebMcpEvents.attach(cdp);
-    let status: number | null = null;
+    const navigation: { response: Response | null } = { response: null };
     let error: string | null = null;
     // The main document's last answer (after redirects), also when the page then fails to finish loading in time.
     page.on("response", (response) => {
-      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
+      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+        navigation.response = response;
     });
     try {
       const timeout = Math.max(1, remaining(options.deadline) - READ_RESERVE_MS);
@@ -118,6 +124,10 @@ export async function renderPage(
     if (error === null)
       await page.waitForTimeout(Math.max(0, Math.min(options.settleMs, remaining(options.deadline) - READ_RESERVE_MS)));
     const html = (await bounded(options.deadline, () => page.content())) ?? "";
+    const answered = navigation.response;
+    // A body that never ends (the page did not load) is not waited for: what matters then is that it did not load.
+    const serverHtml =
+      answered === null ? "" : ((await bounded(options.deadline, () => answered.text(), SERVER_HTML_WAIT_MS)) ?? "");
     const shift = await bounded(options.deadline, () => page.evaluate(measureLayoutShift));
     const forms = (await bounded(options.deadline, () => unannotatedForms(page))) ?? 0;
     const agentTree = options.agentTree ? await bounded(options.deadline, () => agentTreeViolations(page)) : null;
@@ -126,7 +136,8 @@ export async function renderPage(
       role: options.role,
       url: options.url,
       finalUrl: page.url(),
-      status,
+      status: answered === null ? null : answered.status(),
+      serverHtml: serverHtml.slice(0, options.maxHtmlChars),
       html: html.slice(0, options.maxHtmlChars),
       durationMs: Math.round(performance.now() - started),
       layoutShift: ShiftSchema.nullable().catch(null).parse(shift),

@@ -36,6 +36,11 @@ export interface RenderedPage {
   finalUrl: string;
   /** The main document's status; null when none arrived. */
   status: number | null;
+  /**
+   * The document as the server sent it to the browser (capped): what an agent that runs no JavaScript reads. Compared
+   * with `html`, it isolates what scripts add from what the server sends (the User-Agent parity is http.bot-ua-parity's).
+   */
+  serverHtml: string;
   /** The DOM after scripts ran and the page settled, serialised (capped). */
   html: string;
   durationMs: number;

@@ -7,6 +7,9 @@ import { DEFAULT_RENDER_LIMITS, type RenderLimits } from "./render-limits.ts";
 import { type RenderRequest, renderSite } from "./render-session.ts";
 import type { RenderOutcome } from "./rendered-site.ts";
 
+/** Past the rendering's own limit (when its context is closed), how long a browser may take to answer before it is replaced. */
+const WEDGED_AFTER_MS = 5_000;
+
 export interface SiteRendererOptions {
   /** The Chromium binary (CHROMIUM_PATH, else Debian's). */
   executablePath: string;
@@ -58,7 +61,15 @@ export class SiteRenderer {
     try {
       holder = await this.browser();
       holder.active += 1;
-      const site = await renderSite(holder.browser, request, this.limits, request.settings.signer);
+      const site = await this.withinLimit(renderSite(holder.browser, request, this.limits, request.settings.signer));
+      if (site === null) {
+        // The session closes its context at its limit; a browser that still has not answered is wedged.
+        this.retire(holder);
+        return {
+          status: "failed",
+          note: `not rendered: the browser did not answer within ${this.limits.timeMs / 1000} s`,
+        };
+      }
       holder.pages += site.pages.length;
       return site;
     } catch (error) {
@@ -80,6 +91,19 @@ export class SiteRenderer {
     this.closed = true;
     this.holder = null;
     await Promise.all([...this.open].map((holder) => this.shut(holder)));
+  }
+
+  /** The rendering, or null when it has not ended a few seconds past its limit. */
+  private async withinLimit<T>(rendering: Promise<T>): Promise<T | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.limits.timeMs + WEDGED_AFTER_MS);
+    });
+    try {
+      return await Promise.race([rendering, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A slot within the wait limit, or false; a slot that comes after the wait gave up is handed straight back. */

@@ -34,7 +34,7 @@ export const renderedContent = defineCheck({
     if (!isRenderedSite(site)) return site;
     const home = usablePage(site, "home", "the homepage");
     if (!isPage(home)) return home;
-    const comparisons = await comparePages(context, site);
+    const comparisons = comparePages(site);
     const missed: string[] = [];
     const small: string[] = [];
     for (const { page, only, rendered } of comparisons) {
@@ -85,7 +85,7 @@ export const renderedJsonLd = defineCheck({
     if (!isRenderedSite(site)) return site;
     const home = usablePage(site, "home", "the homepage");
     if (!isPage(home)) return home;
-    const comparisons = await comparePages(context, site);
+    const comparisons = comparePages(site);
     const added: string[] = [];
     let blocks = 0;
     const types = new Set<string>();

@@ -1,7 +1,3 @@
-import type { CheckContext } from "../../check-types.ts";
-import { ACCEPT_HTML } from "../../documents/document.ts";
-import { loadHome } from "../../documents/site.ts";
-import type { ScanResponse } from "../../fetch/fetcher.ts";
 import { type PageFacts, pageFacts, type RenderedOnly, renderedOnly } from "../../render/page-facts.ts";
 import { pageOf, type RenderedPage, type RenderedSite } from "../../render/rendered-site.ts";
 
@@ -13,25 +9,15 @@ export interface PageComparison {
   only: RenderedOnly;
 }
 
-/** The server's HTML for a rendered page: the homepage from the scan's cache, another page fetched once. */
-async function serverHtml(context: CheckContext, page: RenderedPage): Promise<ScanResponse> {
-  if (page.role === "home") return (await loadHome(context)).response;
-  return context.trail.get(page.url, { accept: ACCEPT_HTML });
-}
-
-/** The homepage and the deep page (the probe is soft404's), each beside its server HTML; pages that did not render are left out. */
-export async function comparePages(context: CheckContext, site: RenderedSite): Promise<PageComparison[]> {
+export function comparePages(site: RenderedSite): PageComparison[] {
   const pages = [pageOf(site, "home"), pageOf(site, "deep")].filter(
     (page): page is RenderedPage => page !== undefined && page.status !== null && page.html !== "",
   );
-  return Promise.all(
-    pages.map(async (page) => {
-      const response = await serverHtml(context, page);
-      const server = pageFacts(response.text, response.url);
-      const rendered = pageFacts(page.html, page.finalUrl);
-      return { page, server, rendered, only: renderedOnly(server, rendered) };
-    }),
-  );
+  return pages.map((page) => {
+    const server = pageFacts(page.serverHtml, page.finalUrl);
+    const rendered = pageFacts(page.html, page.finalUrl);
+    return { page, server, rendered, only: renderedOnly(server, rendered) };
+  });
 }
 
 const percent = (part: number, whole: number): number => (whole === 0 ? 0 : Math.round((100 * part) / whole));

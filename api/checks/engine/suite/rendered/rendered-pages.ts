@@ -1,6 +1,7 @@
 import { type CheckContext, type CheckOutcome, listProblems, notApplicable, scanError } from "../../check-types.ts";
 import { visibleText } from "../../parse/html.ts";
 import type { ProxyRefusal } from "../../render/guard-proxy.ts";
+import { HASH_ROUTE } from "../../render/page-facts.ts";
 import type { RenderedPage, RenderedRole, RenderedSite } from "../../render/rendered-site.ts";
 
 /** Where the rendered checks' verdicts come from, cited in the catalogue beside the page they rest on. */
@@ -26,10 +27,10 @@ export function isRenderedSite(value: RenderedSite | CheckOutcome): value is Ren
   return "pages" in value;
 }
 
-/** The page's path, as messages name it. */
+/** The page's path, as messages name it (with its hash route, for a hash-routed app). */
 export function pathOf(page: Pick<RenderedPage, "url">): string {
   const url = new URL(page.url);
-  return `${url.pathname}${url.search}`;
+  return `${url.pathname}${url.search}${HASH_ROUTE.test(url.hash) ? url.hash : ""}`;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { defineCheck, notApplicable, pass, warn } from "../../check-types.ts";
-import { ACCEPT_HTML } from "../../documents/document.ts";
 import { htmlTitle, visibleText } from "../../parse/html.ts";
 import { isSuccess } from "../../parse/media-type.ts";
 import { pageFacts } from "../../render/page-facts.ts";
@@ -48,15 +47,14 @@ export const renderedSoft404 = defineCheck({
     const probe = usablePage(site, "probe", "the path that cannot exist");
     if (!isPage(probe)) return probe;
     const status = probe.status ?? 0;
-    const server = await context.trail.get(probe.url, { accept: ACCEPT_HTML });
     const renderedSays = saysNotFound(probe.html);
     const words = pageFacts(probe.html, probe.finalUrl).words;
     recordPage(context, site, probe, `status ${status}, ${words} words${renderedSays ? ', says "not found"' : ""}`);
     const where = pathOf(probe);
     if (status === 404 || status === 410) return pass(`a browser gets ${status} at ${where} too`);
-    if (!isSuccess({ status }) || !isSuccess(server))
+    if (!isSuccess({ status }))
       return notApplicable(`${where} answers ${status} in a browser; the status is judged by http.soft404`);
-    if (renderedSays && !saysNotFound(server.text))
+    if (renderedSays && !saysNotFound(probe.serverHtml))
       return {
         ...warn(
           `a soft 404 only a browser sees: ${where} answers ${status} and says "not found" only after JavaScript runs; agents that do not run it read a page that exists`,
@@ -67,9 +65,11 @@ export const renderedSoft404 = defineCheck({
       return notApplicable(
         `${where} answers ${status} with a not-found page in its HTML: charged once, to http.soft404`,
       );
+    const moved = new URL(probe.finalUrl).pathname;
+    const sent = moved === new URL(probe.url).pathname ? "" : ` (the app moves it to ${moved})`;
     return {
       ...warn(
-        `${where}, a path that cannot exist, answers ${status} and a browser shows a page of ${words} words there: nothing says it is missing, rendered or not`,
+        `${where}, a path that cannot exist, answers ${status} and a browser shows a page of ${words} words there${sent}: nothing says it is missing, rendered or not`,
       ),
       clauses: [{ keyword: "SHOULD", source: "RFC 9110 §15.5.5", problem: `${where} answers ${status}, not 404` }],
     };

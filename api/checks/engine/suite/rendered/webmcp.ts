@@ -12,11 +12,17 @@ function toolPages(site: RenderedSite): RenderedPage[] {
   return site.pages.filter((page) => page.role !== "probe" && page.status !== null);
 }
 
-function describeTool(tool: RenderedTool): string {
-  const how = tool.declarative
-    ? "from a form"
-    : `registered by script${tool.source === null ? "" : ` in ${tool.source}`}`;
-  return `"${tool.name}" (${how})`;
+/** A tool's name and how it came to be: from a form, or by a script (named when it is a file of its own). */
+function describeTool(tool: RenderedTool, pages: readonly RenderedPage[]): string {
+  if (tool.declarative) return `"${tool.name}" (from a form)`;
+  const source = tool.source;
+  const inline = source === null || pages.some((page) => page.finalUrl === source || page.url === source);
+  return `"${tool.name}" (registered by script${inline ? "" : ` in ${pathOf({ url: source })}`})`;
+}
+
+/** The tools of the pages, each name once (a tool registered again under its name is the same tool). */
+function toolsOf(pages: readonly RenderedPage[]): Map<string, RenderedTool> {
+  return new Map(pages.flatMap((page) => page.tools.map((tool) => [tool.name, tool] as const)));
 }
 
 export const renderedWebMcpTools = defineCheck({
@@ -42,20 +48,21 @@ export const renderedWebMcpTools = defineCheck({
     if (pages.length === 0) return notApplicable("no page rendered to look for tools on");
     if (pages.every((page) => !page.webMcpSupported))
       return notApplicable("this Chromium does not report WebMCP tools (no CDP WebMCP domain)");
-    const tools = new Map<string, RenderedTool>();
-    for (const page of pages) {
+    for (const page of pages)
       recordPage(
         context,
         site,
         page,
         `${page.tools.length} WebMCP tool(s), ${page.unannotatedForms} form(s) without tool annotations`,
       );
-      for (const tool of page.tools) tools.set(tool.name, tool);
-    }
+    const tools = toolsOf(pages);
     const unannotated = pages.reduce((sum, page) => sum + page.unannotatedForms, 0);
     const forms = unannotated === 0 ? "" : `; ${unannotated} form(s) without tool annotations (informative)`;
     if (tools.size === 0) return notApplicable(`no WebMCP tools on the rendered pages${forms}; WebMCP is optional`);
-    const listed = listProblems([...tools.values()].map(describeTool), 5);
+    const listed = listProblems(
+      [...tools.values()].map((tool) => describeTool(tool, pages)),
+      5,
+    );
     const runtime = [...tools.values()].filter((tool) => !tool.declarative).length;
     const scripted =
       runtime === 0 ? "" : `; ${runtime} registered at runtime, which only agents that run the page find`;
@@ -109,7 +116,7 @@ export const renderedWebMcpSchemas = defineCheck({
     if (pages.every((page) => !page.webMcpSupported))
       return notApplicable("this Chromium does not report WebMCP schema issues (no CDP WebMCP domain)");
     const issues = pages.flatMap((page) => page.toolIssues.map((issue) => ({ page, issue })));
-    const tools = pages.reduce((sum, page) => sum + page.tools.length, 0);
+    const tools = toolsOf(pages).size;
     for (const page of pages) recordPage(context, site, page, `${page.toolIssues.length} WebMCP schema issue(s)`);
     if (tools === 0 && issues.length === 0) return notApplicable("no WebMCP tools on the rendered pages");
     const named = ({ page, issue }: (typeof issues)[number]) => `${describeIssue(issue)} on ${pathOf(page)}`;

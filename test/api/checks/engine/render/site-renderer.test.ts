@@ -37,7 +37,7 @@ beforeAll(async () => {
   renderer = new SiteRenderer({
     executablePath: chromiumPath(),
     settings: settingsFor(site),
-    limits: { timeMs: 5_000, settleMs: 100, pagesPerBrowser: 7 },
+    limits: { timeMs: 6_000, settleMs: 100 },
   });
 }, 30_000);
 
@@ -79,22 +79,38 @@ describe("the instance's renderer", () => {
     expect(elapsed).toBeLessThan(renderer.limits.timeMs + 2_500);
   }, 30_000);
 
-  it("replaces the browser after its page allowance, and after a crash", async () => {
-    // The first browser rendered nine pages, past its allowance of seven, and was replaced; this one has three.
+  it("replaces the browser after its page allowance", async () => {
+    const recycling = new SiteRenderer({
+      executablePath: chromiumPath(),
+      settings: settingsFor(site),
+      limits: { settleMs: 100, pagesPerBrowser: 1 },
+    });
+    try {
+      rendered(await recycling.render(renderRequest()));
+      expect(recycling.launches).toBe(1);
+      rendered(await recycling.render(renderRequest()));
+      expect(recycling.launches).toBe(2);
+    } finally {
+      await recycling.close();
+    }
+  }, 60_000);
+
+  it("replaces the browser after a crash", async () => {
     const before = renderer.launches;
-    expect(before).toBe(2);
     rendered(await renderer.render(renderRequest()));
-    rendered(await renderer.render(renderRequest()));
-    expect(renderer.launches).toBe(before);
-    rendered(await renderer.render(renderRequest()));
-    expect(renderer.launches).toBe(before + 1);
     const browsers = descendantsNamed("chrom");
     expect(browsers.length).toBeGreaterThan(0);
     expect(browserMemory().pssMb).toBeGreaterThan(20);
-    for (const pid of browsers) process.kill(pid, "SIGKILL");
+    for (const pid of browsers) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // A renderer process that ended on its own between the listing and the kill.
+      }
+    }
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = rendered(await renderer.render(renderRequest()));
     expect(after.pages[0]?.status).toBe(200);
-    expect(renderer.launches).toBe(before + 2);
+    expect(renderer.launches).toBe(before + 1);
   }, 60_000);
 });
