@@ -75,10 +75,14 @@ describe("a rendered scan of a client-rendered shop that tries to leave the brow
     expect(home?.finding).toMatch(/the guard refused \d+ request\(s\)/);
   });
 
-  it("counts the browser's requests in the scan's and keeps them within the rendering's budget", () => {
+  it("counts the browser's requests in the scan's and stays within the rendering's documented budget", () => {
     const rendered = result.render?.requests ?? 0;
     expect(rendered).toBeGreaterThan(3);
     expect(rendered).toBeLessThanOrEqual(renderer.limits.maxRequests);
+    expect(result.render?.bytes).toBeLessThanOrEqual(renderer.limits.maxBytes);
+    expect(result.render?.hosts).toBeLessThanOrEqual(renderer.limits.maxHosts);
+    expect(result.render?.duration_ms).toBeLessThanOrEqual(renderer.limits.timeMs);
+    expect(result.render?.pages.length).toBeLessThanOrEqual(renderer.limits.maxPages);
     expect(result.requests).toBeGreaterThan(rendered);
     // The shop itself saw the browser's requests with the renderer's User-Agent.
     expect(shop.requests.some((request) => request.userAgent.includes("HeadlessChrome"))).toBe(true);

@@ -10,6 +10,8 @@ import { noDns, settingsFor } from "../_helpers.ts";
 
 let site: FixtureSite;
 let hanging: FixtureSite;
+let greedy: FixtureSite;
+let greedyImages = 0;
 let renderer: SiteRenderer;
 let inFlight = 0;
 let mostInFlight = 0;
@@ -20,6 +22,15 @@ const LINKS_TO_HANG = `<!doctype html><html lang="en"><head><title>Home</title><
 <a href="/hang">A page that never finishes</a></main></body></html>`;
 
 beforeAll(async () => {
+  // A homepage of three hundred images: more than the rendering's request budget.
+  greedy = await startFixtureSite((request, response) => {
+    if (pathOf(request).startsWith("/img/")) {
+      greedyImages += 1;
+      return send(request, response, { type: "image/gif", body: Buffer.from("R0lGODlhAQABAAAAACw=", "base64") });
+    }
+    const images = Array.from({ length: 300 }, (_, index) => `<img src="/img/${index}.gif" alt="">`).join("");
+    send(request, response, { type: "text/html", body: `<!doctype html><title>Many</title><main>${images}</main>` });
+  });
   hanging = await startFixtureSite((request, response) => {
     if (pathOf(request) !== "/hang") return send(request, response, { type: "text/html", body: LINKS_TO_HANG });
     // Starts the page, then never ends it: the browser waits for `load` until the rendering's time limit.
@@ -37,7 +48,7 @@ beforeAll(async () => {
   renderer = new SiteRenderer({
     executablePath: chromiumPath(),
     settings: settingsFor(site),
-    limits: { timeMs: 6_000, settleMs: 100 },
+    limits: { timeMs: 6_000, settleMs: 100, maxRequests: 40 },
   });
 }, 30_000);
 
@@ -45,6 +56,7 @@ afterAll(async () => {
   await renderer?.close();
   await site?.close();
   await hanging?.close();
+  await greedy?.close();
 });
 
 const renderRequest = (target: FixtureSite = site): RenderRequest => ({
@@ -78,6 +90,14 @@ describe("the instance's renderer", () => {
     expect(deep?.html).toMatch(/Half a page/);
     expect(elapsed).toBeLessThan(renderer.limits.timeMs + 2_500);
   }, 30_000);
+
+  it("refuses a page's requests past the rendering's budget: the site never sees them", async () => {
+    const outcome = rendered(await renderer.render(renderRequest(greedy)));
+    expect(outcome.spending.requests).toBe(renderer.limits.maxRequests);
+    expect(outcome.spending.refused).toBeGreaterThan(200);
+    expect(greedyImages).toBeLessThan(renderer.limits.maxRequests);
+    expect(outcome.pages[0]?.refused[0]?.reason).toBe("the rendering's budget of 40 requests is spent");
+  }, 60_000);
 
   it("replaces the browser after its page allowance", async () => {
     const recycling = new SiteRenderer({
