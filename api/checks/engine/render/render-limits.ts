@@ -1,4 +1,4 @@
-import type { RenderBudgetLimits } from "./render-budget.ts";
+import type { RenderBudgetLimits } from "./guard/render-budget.ts";
 
 /** How much one scan's rendering, and one instance's renderer, may take (docs: checks, "Rendered checks"). */
 export interface RenderLimits extends RenderBudgetLimits {

@@ -4,10 +4,10 @@ import type { RequestSigner } from "../../../platform/signing/request-signature.
 import type { HostLookup } from "../fetch/address-guard.ts";
 import { withoutElements } from "../parse/html.ts";
 import type { CheckerSettings } from "../settings.ts";
-import { GuardProxy } from "./guard-proxy.ts";
+import { GuardProxy } from "./guard/guard-proxy.ts";
+import { RenderBudget } from "./guard/render-budget.ts";
 import { PROXY_EVERYTHING } from "./launch.ts";
 import { pageFacts } from "./page-facts.ts";
-import { RenderBudget } from "./render-budget.ts";
 import type { RenderLimits } from "./render-limits.ts";
 import { renderPage } from "./render-page.ts";
 import { signsBrowserRequest } from "./render-signing.ts";

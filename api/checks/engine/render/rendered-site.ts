@@ -1,4 +1,4 @@
-import type { ProxyRefusal } from "./guard-proxy.ts";
+import type { ProxyRefusal } from "./guard/guard-proxy.ts";
 
 /** A WebMCP tool as Chromium reported it (CDP `WebMCP.toolsAdded`): registered in script, or made from a form. */
 export interface RenderedTool {

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { RequestSlots } from "../fetch/request-slots.ts";
 import type { CheckerSettings } from "../settings.ts";
-import { GuardProxy } from "./guard-proxy.ts";
+import { GuardProxy } from "./guard/guard-proxy.ts";
 import { launchGuardedChromium, missingBrowser } from "./launch.ts";
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from "./render-limits.ts";
 import { type RenderRequest, renderSite } from "./render-session.ts";

@@ -1,6 +1,6 @@
 import { type CheckContext, type CheckOutcome, listProblems, notApplicable, scanError } from "../../check-types.ts";
 import { visibleText } from "../../parse/html.ts";
-import type { ProxyRefusal } from "../../render/guard-proxy.ts";
+import type { ProxyRefusal } from "../../render/guard/guard-proxy.ts";
 import { HASH_ROUTE } from "../../render/page-facts.ts";
 import type { RenderedPage, RenderedRole, RenderedSite } from "../../render/rendered-site.ts";
 

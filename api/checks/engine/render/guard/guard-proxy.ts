@@ -7,8 +7,8 @@ import {
 } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { type HostLookup, TargetNotAllowedError, vetDestination } from "../fetch/address-guard.ts";
-import type { CheckerSettings } from "../settings.ts";
+import { type HostLookup, TargetNotAllowedError, vetDestination } from "../../fetch/address-guard.ts";
+import type { CheckerSettings } from "../../settings.ts";
 import { browserServiceRefusal } from "./browser-services.ts";
 import type { RenderBudget } from "./render-budget.ts";
 
