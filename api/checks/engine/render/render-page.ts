@@ -58,7 +58,7 @@ const FormsSchema = z.int().min(0);
 
 const remaining = (deadline: number): number => Math.max(0, Math.floor(deadline - performance.now()));
 /** What a page's reading (DOM, layout shift, axe, tool issues) keeps of the time limit, so a page that never loads is still read. */
-const READ_RESERVE_MS = 1_500;
+const READ_RESERVE_MS = 2_500;
 const SERVER_HTML_WAIT_MS = 500;
 
 function describeFailure(error: unknown): string {

@@ -48,7 +48,7 @@ beforeAll(async () => {
   renderer = new SiteRenderer({
     executablePath: chromiumPath(),
     settings: settingsFor(site),
-    limits: { timeMs: 6_000, settleMs: 100, maxRequests: 40 },
+    limits: { timeMs: 8_000, settleMs: 100, maxRequests: 40 },
   });
 }, 30_000);
 
