@@ -7,7 +7,8 @@ import {
 } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { type HostLookup, TargetNotAllowedError, vetDestination } from "../../fetch/address-guard.ts";
+import { type HostLookup, vetDestination } from "../../fetch/address-guard.ts";
+import { vettedLookup } from "../../fetch/pinned-agent.ts";
 import type { CheckerSettings } from "../../settings.ts";
 import { browserServiceRefusal } from "./browser-services.ts";
 import type { RenderBudget } from "./render-budget.ts";
@@ -25,6 +26,14 @@ export interface GuardProxyOptions {
   budget: RenderBudget | null;
   /** How long a connection to a site may take to open, and how long a tunnel may sit idle. */
   timeoutMs: number;
+}
+
+/** Where a vetted request goes: the name, its port, and a lookup that answers only with the vetted addresses. */
+interface Destination {
+  host: string;
+  port: number;
+  lookup: ReturnType<typeof vettedLookup>;
+  autoSelectFamily: true;
 }
 
 const REFUSALS_KEPT = 50;
@@ -52,7 +61,8 @@ function bounded(text: string): string {
  * per scan). Each tunnel and each plain request is judged by the scanner's own address policy (`vetDestination`: http
  * and https, ports 80 and 443 unless allow-listed, every resolved address public unless allow-listed), then connects
  * only to the address it vetted, so a name cannot rebind between the check and the connection and Chromium, which
- * resolves nothing itself, never picks an address. The browser's own service hosts are refused by name, and the
+ * resolves nothing itself, never picks an address (the connection's lookup is the fetcher's `vettedLookup` over the
+ * addresses just vetted). The browser's own service hosts are refused by name, and the
  * scan's budget (requests, bytes, hosts) is spent here.
  */
 export class GuardProxy {
@@ -117,7 +127,7 @@ export class GuardProxy {
    * Judges one destination: the browser's services by name, the budget, then the address policy. Answers the
    * address to connect to, or null after recording why not.
    */
-  private async admit(shown: string, url: URL): Promise<{ address: string; port: number } | null> {
+  private async admit(shown: string, url: URL): Promise<Destination | null> {
     const { budget, settings, lookup } = this.options;
     const hostname = url.hostname.replace(/^\[|\]$/g, "");
     const refusal = budget === null ? "the browser may reach nothing outside a scan" : browserServiceRefusal(hostname);
@@ -128,10 +138,10 @@ export class GuardProxy {
     }
     try {
       const vetted = await vetDestination(url, settings, lookup);
-      const first = vetted.addresses[0];
-      if (first === undefined) throw new TargetNotAllowedError("unresolvable", `${hostname} does not resolve`, shown);
       const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
-      return { address: first.address, port };
+      // The connection looks the name up only among the addresses just vetted (happy eyeballs across them).
+      const pins = new Map([[vetted.hostname.toLowerCase(), vetted.addresses]]);
+      return { host: vetted.hostname, port, lookup: vettedLookup(pins), autoSelectFamily: true };
     } catch (error) {
       this.refuse(shown, error instanceof Error ? error.message : String(error));
       return null;
@@ -157,7 +167,7 @@ export class GuardProxy {
       socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
       return;
     }
-    const upstream = connect({ host: destination.address, port: destination.port });
+    const upstream = connect(destination);
     this.track(upstream);
     upstream.setTimeout(this.options.timeoutMs, () => upstream.destroy());
     socket.on("error", () => upstream.destroy());
@@ -208,8 +218,7 @@ export class GuardProxy {
     for (const [name, value] of Object.entries(request.headers))
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     const upstream = httpRequest({
-      host: destination.address,
-      port: destination.port,
+      ...destination,
       method: request.method,
       path: `${url.pathname}${url.search}`,
       headers,
