@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { BuildConfig } from "../src/build/build-config.ts";
+import { chromiumPath } from "../src/lib/chromium.ts";
 import { resolveSiteUrls, SiteUrlEnvSchema } from "../src/lib/site-urls.ts";
 
 const optionalString = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
@@ -118,6 +119,8 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
   CHECKS_ALLOWED_TARGETS: z.string().default(""),
+  /** The Chromium binary that renders pages for rendered checks (`render: true`); Debian's by default. */
+  CHROMIUM_PATH: optionalString,
   /** Monitor checks one instance runs at once; each is a whole readiness check (about 45 requests). */
   MONITORS_CONCURRENCY: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(64).default(4),
   /** How often each instance looks for due monitors; 0 runs none (`npm run admin -- monitors run-due` still does). */
@@ -160,6 +163,8 @@ export interface Config {
   };
   mail: { smtpUrl: string | undefined; from: string };
   checksAllowedTargets: string[];
+  /** The browser rendered checks drive (CHROMIUM_PATH, else Debian's /usr/bin/chromium); missing, they are n/a. */
+  chromiumPath: string;
   /** Scheduled re-checks: how many at once per instance, and how often to look for due ones (0: never). */
   monitors: { concurrency: number; intervalMs: number };
   /** Who runs the staff CLI (USER), for the record of a change. */
@@ -246,6 +251,7 @@ export function loadConfig(env: Environment = process.env, root: string = proces
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
     checksAllowedTargets: allowed,
+    chromiumPath: chromiumPath({ CHROMIUM_PATH: e.CHROMIUM_PATH }),
     monitors: { concurrency: e.MONITORS_CONCURRENCY, intervalMs: e.MONITORS_INTERVAL_MS },
     staffUser: e.USER,
   };

@@ -78,7 +78,7 @@ function shutdown(signal: string): void {
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
   server.close(async () => {
-    await Promise.all([jobs.stop(), monitorJob.stop()]);
+    await Promise.all([jobs.stop(), monitorJob.stop(), services.renderer.close()]);
     services.database.close();
     log.info("stopped");
     process.exit(0);

@@ -33,7 +33,17 @@ export interface ChecksServiceDeps {
   unlockPaths: () => Promise<{ checkout: boolean; redeem: boolean }>;
   /** Tests point the checker's DNS at fixture names. */
   lookup?: RunReadinessCheckOptions["lookup"];
+  /** The instance's browser, for scans that ask to render (`render: true`); absent where no check runs (issuing codes). */
+  renderer?: NonNullable<RunReadinessCheckOptions["renderer"]>;
 }
+
+/** Where no browser was given, a scan that asks to render is told so, and its static report stands. */
+const NO_RENDERER: NonNullable<RunReadinessCheckOptions["renderer"]> = {
+  render: async () => ({
+    status: "unavailable",
+    note: "not rendered: this process has no browser; the static report stands",
+  }),
+};
 
 export const reportPath = (id: string) => `/checks/${id}`;
 
@@ -70,6 +80,7 @@ export class ChecksService {
         now: this.deps.now,
         ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
         ...(admit ? { admit } : {}),
+        ...(input.render === true ? { renderer: this.deps.renderer ?? NO_RENDERER } : {}),
       }),
     );
     const id = randomUUID();

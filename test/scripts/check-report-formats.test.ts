@@ -17,6 +17,7 @@ function report(findings: Finding[]): ReadinessResult {
     requests: 40,
     incomplete: false,
     blocked: null,
+    render: null,
     profile: { inferred: ["content"], reasons: {}, applied: ["content"], overridden: false },
     score: { percent: 50, pass: 1, fail: 1, warn: 0, na: 0, error: 0, blocked: 0 },
     level: { value: 1, name: "Basic Web Presence", next: null },

@@ -208,6 +208,11 @@ export class EvidenceTrail {
     return { requests: this.sent, reused: this.entries.filter((entry) => entry.reused).length };
   }
 
+  /** Records a page the scan rendered in a browser (render/), which no response of the fetcher stands for. */
+  recordRendered(entry: Evidence): void {
+    this.push(null, entry);
+  }
+
   /** Replaces the finding of the latest entry that recorded `response`. */
   note(response: ScanResponse, finding: string): void {
     const index = this.sources.lastIndexOf(response);

@@ -81,8 +81,9 @@ export function renderMarkdownReport(result: ReadinessResult): string {
   );
   lines.push(
     `- Checked ${result.checked_at} with suite ${result.suite_version}: ${result.requests} requests in ${result.duration_ms} ms`,
-    "",
   );
+  if (result.render !== null) lines.push(`- Rendered: ${markdownInline(result.render.note)}`);
+  lines.push("");
   const blocking = describeBlockingMarkdown(result);
   if (blocking.length > 0) lines.push("## Blocked by the site's bot protection", "", ...blocking, "");
   const details = new Map(result.details.map((detail) => [detail.id, detail]));

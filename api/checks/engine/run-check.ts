@@ -21,14 +21,17 @@ import {
 } from "./check-types.ts";
 import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
-import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
+import { fallbackFingerprints, probeUnknownPaths, unknownPageUrl } from "./documents/probes.ts";
 import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
-import type { HostLookup } from "./fetch/address-guard.ts";
+import { type HostLookup, systemLookup } from "./fetch/address-guard.ts";
 import { ScanFetcher } from "./fetch/fetcher.ts";
 import { ignoreScanFailure, isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
+import type { RenderRequest } from "./render/render-session.ts";
+import { summarizeRendering } from "./render/render-summary.ts";
+import type { RenderOutcome } from "./render/rendered-site.ts";
 import { categoryResults, isApplicable, isIncomplete, scoreResults } from "./scoring.ts";
 import type { CheckerSettings } from "./settings.ts";
 import { gatherSignals, inferProfiles, profileReasons, type SiteFacts } from "./site-facts.ts";
@@ -53,7 +56,11 @@ export interface RunReadinessCheckOptions {
   signal?: AbortSignal;
   /** Called once the target is accepted, before any request: a caller charges its quota here, not for refused targets. */
   admit?: () => Promise<void>;
+  /** Renders the site's pages in a browser for the rendered checks (`render: true`); without it they are n/a. */
+  renderer?: { render(request: RenderRequest): Promise<RenderOutcome> };
 }
+
+const NOT_RENDERED = 'this check needs pages rendered in a browser: run the check with --render (API: "render": true)';
 
 interface CheckRun {
   definition: CheckDefinition;
@@ -107,6 +114,15 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, signal: deadline });
   const newTrail = (): EvidenceTrail => new EvidenceTrail(fetcher, settings.userAgent, target.origin);
   const scanToken = randomBytes(6).toString("hex");
+  // The browser renders beside the static scan, through its own guard proxy and budget (render/render-session.ts).
+  const rendering =
+    options.renderer?.render({
+      origin: target.origin,
+      probeUrl: unknownPageUrl({ target }, scanToken),
+      settings,
+      lookup: options.lookup ?? systemLookup,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    }) ?? null;
   let runs: CheckRun[];
   let facts: SiteFacts;
   try {
@@ -120,11 +136,14 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
       CHECK_SUITE.filter((check) => check.samples === true && isApplicable(check, applied)).length,
     );
     const agentDns = options.agentDns ?? dnsOverHttpsResolver();
-    const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns };
+    const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns, rendering };
     let done = 0;
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
-        const run = await runApplicable(definition, applied, () => ({ ...context, trail: newTrail() }));
+        const run = await runApplicable(definition, applied, rendering !== null, () => ({
+          ...context,
+          trail: newTrail(),
+        }));
         if (definition.samples === true && run.trail !== null && !run.trail.sampled) fetcher.budget.releaseSample();
         done += 1;
         options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
@@ -134,6 +153,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   } finally {
     await fetcher.close();
   }
+  const rendered = rendering === null ? null : summarizeRendering(await rendering);
   const scored = runs.map((run) => ({ definition: run.definition, status: run.outcome.status }));
   const findings = runs.map(toFinding);
   const incomplete = isIncomplete(scored);
@@ -143,7 +163,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     target: { input: target.input, origin: target.origin },
     checked_at: checkedAt.toISOString(),
     duration_ms: Math.round(performance.now() - started),
-    requests: fetcher.requestCount,
+    requests: fetcher.requestCount + (rendered?.requests ?? 0),
     profile: {
       inferred: facts.inferred,
       applied: facts.applied,
@@ -155,6 +175,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
     blocked: summarizeBlocking(findings, fetcher.watch.signals, settings),
+    render: rendered,
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
     categories: categoryResults(scored),
     findings,
@@ -166,8 +187,11 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
 async function runApplicable(
   definition: CheckDefinition,
   applied: readonly Profile[],
+  rendered: boolean,
   contextFor: () => CheckContext,
 ): Promise<CheckRun> {
+  if (definition.rendered === true && !rendered)
+    return { definition, trail: null, durationMs: 0, outcome: notApplicable(NOT_RENDERED) };
   if (!isApplicable(definition, applied)) {
     const wanted = definition.profiles === "all" ? "all" : definition.profiles.join(", ");
     return {
