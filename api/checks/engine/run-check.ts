@@ -20,11 +20,12 @@ import {
   scanError,
 } from "./check-types.ts";
 import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
+import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "./dns/resolver.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import { fallbackFingerprints, probeUnknownPaths, unknownPageUrl } from "./documents/probes.ts";
 import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
-import { type HostLookup, systemLookup } from "./fetch/address-guard.ts";
+import type { HostLookup } from "./fetch/address-guard.ts";
 import { ScanFetcher } from "./fetch/fetcher.ts";
 import { ignoreScanFailure, isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
@@ -120,8 +121,9 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
       origin: target.origin,
       probeUrl: unknownPageUrl({ target }, scanToken),
       settings,
-      lookup: options.lookup ?? systemLookup,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      // c-ares with its own time-outs and the per-scan cap, as the fetcher's lookups: never libuv's thread pool.
+      lookup: limitLookups(options.lookup ?? defaultLookup, LOOKUPS_PER_SCAN),
+      signal: deadline,
     }) ?? null;
   let runs: CheckRun[];
   let facts: SiteFacts;

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Browser, BrowserContext, Route } from "playwright-core";
 import type { RequestSigner } from "../../../platform/signing/request-signature.ts";
 import type { HostLookup } from "../fetch/address-guard.ts";
+import { ScanScope } from "../fetch/scope/scan-scope.ts";
 import { withoutElements } from "../parse/html.ts";
 import type { CheckerSettings } from "../settings.ts";
 import { GuardProxy } from "./guard/guard-proxy.ts";
@@ -10,7 +11,6 @@ import { PROXY_EVERYTHING } from "./launch.ts";
 import { pageFacts } from "./page-facts.ts";
 import type { RenderLimits } from "./render-limits.ts";
 import { renderPage } from "./render-page.ts";
-import { signsBrowserRequest } from "./render-signing.ts";
 import type { RenderedPage, RenderedSite } from "./rendered-site.ts";
 
 /** What one scan asks the renderer for. */
@@ -54,7 +54,8 @@ export function pickDeepPage(home: RenderedPage, origin: string, probeUrl: strin
  * Renders one scan's pages in a fresh browser context whose every request goes through a guard proxy of its own: the
  * homepage, the soft-404 probe, and one deep page. Service workers are blocked (their fetches would escape the
  * page's routing), downloads refused, media and fonts not fetched, and the pages' requests counted against the budget.
- * Same-origin https requests are signed as the scanner's are (render-signing.ts).
+ * The requests the scanner would sign (ScanScope.signs: the checked origin over https) are signed as its own are.
+ * Redirect hops, workers and WebSockets are not seen by the page's routing and go unsigned (docs: crawler).
  */
 export async function renderSite(
   browser: Browser,
@@ -70,6 +71,7 @@ export async function renderSite(
     lookup: request.lookup,
     budget,
     timeoutMs: request.settings.limits.requestTimeoutMs,
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
   });
   const userAgent = rendererUserAgent(browser.version(), request.settings.userAgent);
   let context: BrowserContext | null = null;
@@ -85,7 +87,9 @@ export async function renderSite(
       userAgent,
       viewport: { width: 1280, height: 800 },
     });
-    await context.route("**/*", (route) => routeRequest(route, budget, proxy, request.origin, signer));
+    await context.route("**/*", (route) =>
+      routeRequest(route, budget, proxy, new ScanScope(request.origin, request.settings), signer),
+    );
     const pages: RenderedPage[] = [];
     const render = async (role: RenderedPage["role"], url: string) => {
       const mark = proxy.refused.length;
@@ -130,7 +134,7 @@ async function routeRequest(
   route: Route,
   budget: RenderBudget,
   proxy: GuardProxy,
-  origin: string,
+  scope: ScanScope,
   signer: RequestSigner | null,
 ): Promise<void> {
   const request = route.request();
@@ -142,7 +146,7 @@ async function routeRequest(
     proxy.refuse(`${request.method()} ${url.href}`, refusal);
     return route.abort("blockedbyclient");
   }
-  if (signer === null || !signsBrowserRequest(url, origin)) return route.continue();
+  if (signer === null || !scope.signs(url.href)) return route.continue();
   const headers = await request.allHeaders();
   const signed = await signer({ method: request.method(), url: url.href, headers });
   return route.continue({ headers: signed });

@@ -26,6 +26,8 @@ export interface GuardProxyOptions {
   budget: RenderBudget | null;
   /** How long a connection to a site may take to open, and how long a tunnel may sit idle. */
   timeoutMs: number;
+  /** The scan's deadline: a name lookup still running when it fires ends there (as the fetcher's do). */
+  signal?: AbortSignal;
 }
 
 /** Where a vetted request goes: the name, its port, and a lookup that answers only with the vetted addresses. */
@@ -128,7 +130,7 @@ export class GuardProxy {
    * address to connect to, or null after recording why not.
    */
   private async admit(shown: string, url: URL): Promise<Destination | null> {
-    const { budget, settings, lookup } = this.options;
+    const { budget, settings, lookup, signal } = this.options;
     const hostname = url.hostname.replace(/^\[|\]$/g, "");
     const refusal = budget === null ? "the browser may reach nothing outside a scan" : browserServiceRefusal(hostname);
     const spent = refusal ?? budget?.takeConnection(hostname) ?? null;
@@ -137,7 +139,7 @@ export class GuardProxy {
       return null;
     }
     try {
-      const vetted = await vetDestination(url, settings, lookup);
+      const vetted = await vetDestination(url, settings, lookup, signal);
       const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
       // The connection looks the name up only among the addresses just vetted (happy eyeballs across them).
       const pins = new Map([[vetted.hostname.toLowerCase(), vetted.addresses]]);
