@@ -95,8 +95,13 @@ async function resolveAddresses(
   if (options.servers.length > 0) resolver.setServers([...options.servers]);
   const cancel = (): void => resolver.cancel();
   signal?.addEventListener("abort", cancel, { once: true });
-  // c-ares keeps to its time-out; this is only the backstop that no lookup outlives it.
-  const backstop = setTimeout(cancel, options.timeoutMs * options.tries + 500);
+  // c-ares keeps to its time-out; this is only the backstop that no lookup outlives it (on a busy event loop it can
+  // come first, and what it ends is a time-out all the same).
+  let expired = false;
+  const backstop = setTimeout(() => {
+    expired = true;
+    cancel();
+  }, options.timeoutMs * options.tries + 500);
   try {
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
     signal?.throwIfAborted();
@@ -105,6 +110,7 @@ async function resolveAddresses(
       ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
     ];
     if (addresses.length > 0) return addresses;
+    if (expired) throw lookupError(hostname, [Object.assign(new Error("timed out"), { code: "ETIMEOUT" })]);
     throw lookupError(
       hostname,
       [v4, v6].flatMap((result) => (result.status === "rejected" ? [result.reason] : [])),
