@@ -86,7 +86,13 @@ export function composeCommerce({ config, content, db, now, secrets, keys, log }
   return { payments, store, storeDeps, mail };
 }
 
-function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: () => Date): RateLimiter {
+function rateLimiterFor(
+  config: Config,
+  content: Content,
+  db: () => Sql,
+  now: () => Date,
+  secrets: SecretRing,
+): RateLimiter {
   let policies: ReturnType<typeof ratePolicies>;
   try {
     // The free checks a day come from content/pricing.yaml unless RATE_LIMITS says otherwise.
@@ -99,7 +105,10 @@ function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: ()
       `Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
+  const store =
+    config.rateLimit.store === "database"
+      ? new DatabaseRateLimitStore(db, secrets.current)
+      : new MemoryRateLimitStore();
   return new RateLimiter(store, policies, () => now().getTime());
 }
 
@@ -126,7 +135,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   const keys = await loadLookupKeys(database.client, secrets);
   await logRewrite(log, await rewriteLegacyCredentials(database.client, async () => keys));
   const db = () => database.client;
-  const limiter = rateLimiterFor(config, content, db, now);
+  const limiter = rateLimiterFor(config, content, db, now, secrets);
   const monitor = new ServiceStateMonitor({
     database,
     onDatabaseReopened: async () => {

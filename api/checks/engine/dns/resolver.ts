@@ -98,10 +98,13 @@ async function resolveAddresses(
   // c-ares keeps to its time-out; this is only the backstop that no lookup outlives it (on a busy event loop it can
   // come first, and what it ends is a time-out all the same).
   let expired = false;
-  const backstop = setTimeout(() => {
-    expired = true;
-    cancel();
-  }, options.timeoutMs * options.tries + 500);
+  const backstop = setTimeout(
+    () => {
+      expired = true;
+      cancel();
+    },
+    options.timeoutMs * options.tries + 500,
+  );
   try {
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
     signal?.throwIfAborted();

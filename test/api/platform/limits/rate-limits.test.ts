@@ -53,6 +53,10 @@ describe("rate limits", () => {
       );
     }
     expect(statuses).toEqual([202, 202, 202, 202, 429, 429]);
+    // The shared counters name no client: the address is kept only as a keyed hash.
+    const stored = await first.services.database.client.execute("SELECT key FROM rate_limit_counters");
+    expect(stored.rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored.rows)).not.toContain("192.0.2");
     secondServices.database.close();
     await first.close();
   });
