@@ -89,6 +89,23 @@ export async function benchServing(distDir: string, siteUrl: string, port: numbe
           target: `≥ ${fmt.pct(OF_NGINX)} of nginx`,
           met: result.ratio >= OF_NGINX,
         });
+        // What any node:http server reaches against nginx on this machine: the ceiling of the line above.
+        const ceiling = await startSameBytesServer(sample, base, port + 1);
+        try {
+          const bareVsNginx = await compareWithBaseline(
+            { url: `${ceiling.url}${path}`, headers: requestHeaders },
+            { url: `${nginxServer.url}${path}`, headers: requestHeaders },
+          );
+          rows.push({
+            metric: `GET ${path}: bare node:http (same bytes) vs nginx, the ceiling of the line above`,
+            value: `${fmt.rps(bareVsNginx.target.requestsPerSecond)} = ${fmt.pct(bareVsNginx.ratio)}`,
+            baseline: fmt.rps(bareVsNginx.baseline.requestsPerSecond),
+            target: "reported",
+            met: true,
+          });
+        } finally {
+          await ceiling.stop();
+        }
       } finally {
         await nginxServer.stop();
       }
