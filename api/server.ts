@@ -79,7 +79,7 @@ function shutdown(signal: string): void {
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
   server.close(async () => {
-    await Promise.all([jobs.stop(), monitorJob.stop(), oauthJob.stop()]);
+    await Promise.all([jobs.stop(), monitorJob.stop(), oauthJob.stop(), services.renderer.close()]);
     services.database.close();
     log.info("stopped");
     process.exit(0);

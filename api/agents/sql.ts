@@ -106,7 +106,7 @@ export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<Tok
 }
 
 /**
- * The owner of an OAuth access token (the oauth feature's records, migration 0007, keyed by the
+ * The owner of an OAuth access token (the oauth feature's records, migration 0008, keyed by the
  * token's SHA-256): the registration it acts for, with the token's audience, scopes and expiry, read
  * like an agent token's so the same checks apply.
  */

@@ -3,7 +3,7 @@ import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "o
 import { OAUTH_PATHS, TOKEN_ENDPOINT_AUTH_METHODS } from "../../src/lib/discovery/oauth.ts";
 import { AGENT_SCOPES } from "../../src/lib/registry.ts";
 import type { Sql } from "../db/sql.ts";
-import { hashToken, sameHash } from "../platform/auth/agent-token.ts";
+import { hashToken, randomBase62, sameHash } from "../platform/auth/agent-token.ts";
 import { OAUTH_TOKEN_PREFIXES, prefixedToken } from "../platform/auth/oauth-token.ts";
 import { ringKeys, type SecretRing } from "../platform/secret-ring.ts";
 import { ed25519KeyFromSeed } from "../platform/signing/jwk.ts";
@@ -120,7 +120,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         initialAccessToken: false,
         issueRegistrationAccessToken: false,
         // Never an https URL: those are client ID metadata documents (draft-02 §4).
-        idFactory: () => `dcr_${hashToken(crypto.randomUUID()).toString("base64url").slice(0, 32)}`,
+        idFactory: () => `dcr_${randomBase62(32)}`,
       },
       // Only the client a token was issued to may revoke it (RFC 7009 §2.1); revoking either token ends the grant's tokens.
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },

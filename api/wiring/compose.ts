@@ -14,7 +14,6 @@ import { migrate } from "../db/migrate.ts";
 import type { Sql } from "../db/sql.ts";
 import { MailOutbox } from "../mail/outbox.ts";
 import { createSmtpTransport } from "../mail/transport.ts";
-import { monitorBounces } from "../monitors/mail.ts";
 import { monitorOperations } from "../monitors/operations.ts";
 import { createMonitorServices, monitorMailDeps } from "../monitors/services.ts";
 import { paymentsGatewayFor } from "../payments/stripe-client.ts";
@@ -50,7 +49,7 @@ export interface ComposeOptions {
   /** DNS for the readiness checker (tests make fixture names resolve). */
   checkerLookup?: ConstructorParameters<typeof ChecksService>[0]["lookup"];
   now?: () => Date;
-  /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s). */
+  /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s; TOKEN_CACHE_MS for the owner). */
   stateTtlMs?: number;
   /** Checkpoint an embedded database file from a worker thread this often (the server does; tests need not). */
   checkpointEveryMs?: number;
@@ -88,12 +87,17 @@ export function composeCommerce({ config, content, db, now, secrets, keys, log }
       checks: checkMailDeps(config, content, db, secrets, keys),
       monitors: monitorMailDeps(config, content, db, secrets, keys),
     }),
-    bounced: monitorBounces(db),
   });
   return { payments, store, storeDeps, mail };
 }
 
-function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: () => Date): RateLimiter {
+function rateLimiterFor(
+  config: Config,
+  content: Content,
+  db: () => Sql,
+  now: () => Date,
+  secrets: SecretRing,
+): RateLimiter {
   let policies: ReturnType<typeof ratePolicies>;
   try {
     // The free checks a day come from content/pricing.yaml unless RATE_LIMITS says otherwise.
@@ -106,7 +110,10 @@ function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: ()
       `Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
+  const store =
+    config.rateLimit.store === "database"
+      ? new DatabaseRateLimitStore(db, secrets.current)
+      : new MemoryRateLimitStore();
   return new RateLimiter(store, policies, () => now().getTime());
 }
 
@@ -133,7 +140,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   const keys = await loadLookupKeys(database.client, secrets);
   await logRewrite(log, await rewriteLegacyCredentials(database.client, async () => keys));
   const db = () => database.client;
-  const limiter = rateLimiterFor(config, content, db, now);
+  const limiter = rateLimiterFor(config, content, db, now, secrets);
   const monitor = new ServiceStateMonitor({
     database,
     onDatabaseReopened: async () => {
@@ -152,7 +159,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     ttlMs: options.stateTtlMs ?? 1_000,
   });
   const tokenOwners = new TokenOwnerCache(
-    options.stateTtlMs ?? 1_000,
+    // TOKEN_CACHE_MS=0 turns it off whatever the caller's lifetime (a test's stateTtlMs) says.
+    config.tokenCacheMs === 0 ? 0 : (options.stateTtlMs ?? config.tokenCacheMs),
     () => now().getTime(),
     undefined,
     (token) =>
@@ -184,7 +192,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     keys,
     log,
     checker: {
-      vet: (domain) => checks.origin(domain),
+      vet: (domain) => checks.target(domain),
+      isLocalHost: (host) => checks.isAllowListedHost(host),
       check: (watched) =>
         checks.run({ domain: watched.origin, ...(watched.profile ? { profile: watched.profile } : {}) }),
       isOpen: async () => (await monitor.current()).switches.checks,

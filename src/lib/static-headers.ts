@@ -20,6 +20,25 @@ export function pageOf(twinUrl: string): string {
 }
 
 /**
+ * The security and CORS headers of every answer that is not a page (JSON, problems, text), whoever
+ * builds it: the API (api/platform/http/responses.ts) and the nginx front's own problems
+ * (src/lib/nginx-problems.ts). Tokens travel in Authorization, never in cookies, so a page on another
+ * origin gains nothing its caller lacks by reading one.
+ */
+export const API_ANSWER_HEADERS: readonly [string, string][] = [
+  ...Object.entries(API_SECURITY_HEADERS),
+  ...Object.entries(CORS_HEADERS),
+];
+
+/** An answer built per request is never stored by a cache unless it says otherwise. */
+export const DYNAMIC_CACHE_CONTROL = "no-store";
+
+/** The head of a problem+json answer, bar its type, request id and the problem's own headers. */
+export function problemHeaders(): [string, string][] {
+  return [...API_ANSWER_HEADERS, ["Cache-Control", DYNAMIC_CACHE_CONTROL]];
+}
+
+/**
  * The service's AI usage preferences in the IETF aipref vocabulary (draft-ietf-aipref-vocab), sent
  * with every page and Markdown twin as the `Content-Usage` header (draft-ietf-aipref-attach §4). They
  * say what robots.txt's Content-Signal line says; they are not a robots.txt rule as well because

@@ -78,4 +78,33 @@ describe("the service checked by its own readiness checker", () => {
       expect(document.status, path).toBe(200);
     }
   });
+
+  it("renders its own pages through the checker's guard, and every rendered check passes or is n/a", async () => {
+    const response = await fetch(`${server.url}/api/v1/checks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ domain: server.url, render: true }),
+    });
+    expect(response.status).toBe(200);
+    const report = (await response.json()) as {
+      score: { percent: number };
+      render: { status: string; pages: Array<{ role: string; status: number }> };
+      findings: Finding[];
+    };
+    expect(report.render.status).toBe("rendered");
+    expect(report.render.pages.map((page) => [page.role, page.status])).toEqual([
+      ["home", 200],
+      ["probe", 404],
+      ["deep", 200],
+    ]);
+    const rendered = report.findings.filter((finding) => finding.id.startsWith("render."));
+    expect(rendered.length).toBeGreaterThanOrEqual(7);
+    const notPassing = rendered
+      .filter((finding) => finding.status !== "pass" && finding.status !== "n/a")
+      .map((finding) => `${finding.status} ${finding.id}: ${finding.message}`);
+    expect(notPassing).toEqual([]);
+    for (const id of ["render.content", "render.soft404", "render.agent-tree", "render.layout-shift"])
+      expect(rendered.find((finding) => finding.id === id)?.status, id).toBe("pass");
+    expect(report.score.percent).toBe(100);
+  }, 60_000);
 });

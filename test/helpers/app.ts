@@ -103,6 +103,7 @@ export async function createTestApp(
     dir,
     send,
     close: async () => {
+      await services.renderer.close();
       services.database.close();
       await rm(dir, { recursive: true, force: true });
     },

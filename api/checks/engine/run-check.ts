@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { boundedMessage, inertLine } from "../../../src/lib/site-text.ts";
 import {
   type CheckDetail,
   type Finding,
@@ -19,8 +20,9 @@ import {
   scanError,
 } from "./check-types.ts";
 import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
+import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "./dns/resolver.ts";
 import type { DocumentContext } from "./documents/document.ts";
-import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
+import { fallbackFingerprints, probeUnknownPaths, unknownPageUrl } from "./documents/probes.ts";
 import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
 import type { HostLookup } from "./fetch/address-guard.ts";
@@ -28,6 +30,9 @@ import { ScanFetcher } from "./fetch/fetcher.ts";
 import { ignoreScanFailure, isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
+import type { RenderRequest } from "./render/render-session.ts";
+import { summarizeRendering } from "./render/render-summary.ts";
+import type { RenderOutcome } from "./render/rendered-site.ts";
 import { categoryResults, isApplicable, isIncomplete, scoreResults } from "./scoring.ts";
 import type { CheckerSettings } from "./settings.ts";
 import { gatherSignals, inferProfiles, profileReasons, type SiteFacts } from "./site-facts.ts";
@@ -52,7 +57,11 @@ export interface RunReadinessCheckOptions {
   signal?: AbortSignal;
   /** Called once the target is accepted, before any request: a caller charges its quota here, not for refused targets. */
   admit?: () => Promise<void>;
+  /** Renders the site's pages in a browser for the rendered checks (`render: true`); without it they are n/a. */
+  renderer?: { render(request: RenderRequest): Promise<RenderOutcome> };
 }
+
+const NOT_RENDERED = 'this check needs pages rendered in a browser: run the check with --render (API: "render": true)';
 
 interface CheckRun {
   definition: CheckDefinition;
@@ -98,16 +107,24 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const checkedAt = (options.now ?? (() => new Date()))();
   const { settings } = options;
   const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
-  const target = await parseTarget(options.target, settings, lookup);
+  // The time budget starts before the target's own name lookup: nothing of a scan outlives it.
+  const budget = AbortSignal.timeout(settings.limits.scanBudgetMs);
+  const deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
+  const target = await parseTarget(options.target, settings, { ...lookup, signal: deadline });
   await options.admit?.();
-  const fetcher = new ScanFetcher({
-    settings,
-    origin: target.origin,
-    ...lookup,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, signal: deadline });
   const newTrail = (): EvidenceTrail => new EvidenceTrail(fetcher, settings.userAgent, target.origin);
   const scanToken = randomBytes(6).toString("hex");
+  // The browser renders beside the static scan, through its own guard proxy and budget (render/render-session.ts).
+  const rendering =
+    options.renderer?.render({
+      origin: target.origin,
+      probeUrl: unknownPageUrl({ target }, scanToken),
+      settings,
+      // c-ares with its own time-outs and the per-scan cap, as the fetcher's lookups: never libuv's thread pool.
+      lookup: limitLookups(options.lookup ?? defaultLookup, LOOKUPS_PER_SCAN),
+      signal: deadline,
+    }) ?? null;
   let runs: CheckRun[];
   let facts: SiteFacts;
   try {
@@ -121,11 +138,14 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
       CHECK_SUITE.filter((check) => check.samples === true && isApplicable(check, applied)).length,
     );
     const agentDns = options.agentDns ?? dnsOverHttpsResolver();
-    const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns };
+    const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns, rendering };
     let done = 0;
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
-        const run = await runApplicable(definition, applied, () => ({ ...context, trail: newTrail() }));
+        const run = await runApplicable(definition, applied, rendering !== null, () => ({
+          ...context,
+          trail: newTrail(),
+        }));
         if (definition.samples === true && run.trail !== null && !run.trail.sampled) fetcher.budget.releaseSample();
         done += 1;
         options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
@@ -135,6 +155,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   } finally {
     await fetcher.close();
   }
+  const rendered = rendering === null ? null : summarizeRendering(await rendering);
   const scored = runs.map((run) => ({ definition: run.definition, status: run.outcome.status }));
   const findings = runs.map(toFinding);
   const incomplete = isIncomplete(scored);
@@ -144,16 +165,19 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     target: { input: target.input, origin: target.origin },
     checked_at: checkedAt.toISOString(),
     duration_ms: Math.round(performance.now() - started),
-    requests: fetcher.requestCount,
+    requests: fetcher.requestCount + (rendered?.requests ?? 0),
     profile: {
       inferred: facts.inferred,
       applied: facts.applied,
       overridden: facts.overridden,
-      reasons: facts.reasons,
+      reasons: Object.fromEntries(
+        Object.entries(facts.reasons).map(([profile, reason]) => [profile, inertLine(reason)]),
+      ),
     },
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
     blocked: summarizeBlocking(findings, fetcher.watch.signals, settings),
+    render: rendered,
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
     categories: categoryResults(scored),
     findings,
@@ -165,8 +189,11 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
 async function runApplicable(
   definition: CheckDefinition,
   applied: readonly Profile[],
+  rendered: boolean,
   contextFor: () => CheckContext,
 ): Promise<CheckRun> {
+  if (definition.rendered === true && !rendered)
+    return { definition, trail: null, durationMs: 0, outcome: notApplicable(NOT_RENDERED) };
   if (!isApplicable(definition, applied)) {
     const wanted = definition.profiles === "all" ? "all" : definition.profiles.join(", ");
     return {
@@ -194,11 +221,15 @@ function toFinding(run: CheckRun): Finding {
     category: definition.category,
     severity: definition.severity,
     status: outcome.status,
-    message: outcome.message,
+    message: boundedMessage(outcome.message),
     duration_ms: run.durationMs,
     ...(run.trail?.spending ?? { requests: 0, reused: 0 }),
   };
 }
+
+/** Clauses a finding keeps, and the characters of each: a hostile document can break a clause on every line. */
+const MAX_CLAUSES = 20;
+const CLAUSE_LIMIT = 500;
 
 function toDetail(run: CheckRun): CheckDetail {
   const { definition } = run;
@@ -208,6 +239,8 @@ function toDetail(run: CheckRun): CheckDetail {
     remediation: definition.remediation,
     prompt: definition.prompt,
     spec_urls: [...definition.specUrls],
-    clauses: run.outcome.clauses ?? [],
+    clauses: (run.outcome.clauses ?? [])
+      .slice(0, MAX_CLAUSES)
+      .map((clause) => ({ ...clause, problem: boundedMessage(clause.problem, CLAUSE_LIMIT) })),
   };
 }

@@ -1,6 +1,6 @@
 import type { Row, Sql } from "../../db/sql.ts";
 
-/** One record of one of oidc-provider's models, as the adapter stores it (migration 0007). */
+/** One record of one of oidc-provider's models, as the adapter stores it (migration 0008). */
 export interface OAuthRecord {
   model: string;
   idHash: Uint8Array;
@@ -76,7 +76,7 @@ export async function consumeRecord(client: Sql, model: string, idHash: Uint8Arr
 
 /**
  * Tokens and codes are marked revoked, not deleted: the resource server can then say a token was
- * revoked rather than unknown, and the row's trigger tells every instance (migration 0007). Other
+ * revoked rather than unknown, and the row's trigger tells every instance (migration 0008). Other
  * records go. A grant takes the consents remembered for it along.
  */
 export async function destroyRecord(

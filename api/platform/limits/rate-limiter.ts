@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import type { RateLimitName } from "../../../src/lib/registry.ts";
 import type { Sql } from "../../db/sql.ts";
 import { consumeInDatabase, purgeExpiredCounters, refundInDatabase } from "./rate-limits-sql.ts";
@@ -84,12 +85,24 @@ export class MemoryRateLimitStore implements RateLimitStore {
 }
 
 /** Several instances: counters in the database, one atomic upsert per request. */
+/**
+ * Counters every instance shares, in the database. A counter's key holds a client's address, which the database
+ * must not keep (docs: rate limits, "For operators"): it is stored as an HMAC under a key derived from the server
+ * secret, so instances agree on it and a copy of the database names nobody. A rotated secret starts every window
+ * afresh, which costs a client at most one window's allowance.
+ */
 export class DatabaseRateLimitStore implements RateLimitStore {
   #nextPurge = 0;
   private readonly client: () => Sql;
+  private readonly hashKey: Buffer;
 
-  constructor(client: () => Sql) {
+  constructor(client: () => Sql, serverSecret: string) {
     this.client = client;
+    this.hashKey = createHmac("sha256", serverSecret).update("rate-limit-counters").digest();
+  }
+
+  #stored(key: string): string {
+    return createHmac("sha256", this.hashKey).update(key).digest("base64url");
   }
 
   async consume(key: string, windowMs: number, now: number): Promise<Counter> {
@@ -97,11 +110,11 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       this.#nextPurge = now + 60_000;
       await purgeExpiredCounters(this.client(), now);
     }
-    return consumeInDatabase(this.client(), key, windowMs, now);
+    return consumeInDatabase(this.client(), this.#stored(key), windowMs, now);
   }
 
   async refund(key: string, now: number): Promise<void> {
-    await refundInDatabase(this.client(), key, now);
+    await refundInDatabase(this.client(), this.#stored(key), now);
   }
 }
 

@@ -5,6 +5,8 @@ import { readJson } from "../body.ts";
 import { clientAddress } from "../http/client.ts";
 import { limitsOf, rememberLimits } from "../http/request-limits.ts";
 import { jsonResponse } from "../http/responses.ts";
+import { enforceRateLimit } from "../limits/enforce.ts";
+import { methodNotAllowed, methodsForPath, shadowedLiteralPaths } from "../operation-match.ts";
 import type { OperationCall, OperationDefinition } from "./definition.ts";
 import { type OperationDeps, performOperation } from "./prepare-call.ts";
 
@@ -90,7 +92,11 @@ export function httpOnlyRoute<Id extends OperationId>(
   });
 }
 
-/** Serves each route at its registry method and path; GET answers HEAD too (RFC 9110 §9.3.2). */
+/**
+ * Serves each route at its registry method and path; GET answers HEAD too (RFC 9110 §9.3.2). A
+ * literal path that another method's template would capture answers that method with 405, as an
+ * unknown method on any known path does (and counts as a miss, as those do).
+ */
 export function registerOperationRoutes(app: H3, routes: readonly HttpRoute[], deps: HttpRouteDeps): void {
   for (const route of routes) {
     const operation = findOperation(route.id);
@@ -98,5 +104,13 @@ export function registerOperationRoutes(app: H3, routes: readonly HttpRoute[], d
     const handler = (event: H3Event) => route.serve(event, deps);
     app.on(operation.method, path, handler);
     if (operation.method === "GET") app.on("HEAD", path, handler);
+  }
+  for (const { method, path } of shadowedLiteralPaths()) {
+    const refuse = async (event: H3Event) => {
+      rememberLimits(event, await enforceRateLimit(deps.limiter, "api-misses", clientAddress(event, deps.trustProxy)));
+      throw methodNotAllowed(path, event.req.method, methodsForPath(path));
+    };
+    app.on(method, path, refuse);
+    if (method === "GET") app.on("HEAD", path, refuse);
   }
 }
