@@ -119,11 +119,7 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
   CHECKS_ALLOWED_TARGETS: z.string().default(""),
-  /**
-   * `host[:port],…` whose client ID metadata documents the authorization server may fetch although they are
-   * not public (tests, local work); refused in production. Production fetches only https on port 443 of
-   * public addresses.
-   */
+  /** `host[:port],…` whose OAuth client ID metadata documents may be fetched although private (tests); refused in production. */
   OAUTH_CIMD_ALLOWED_TARGETS: z.string().default(""),
   /** A PEM file of extra certificate authorities, trusted only for OAUTH_CIMD_ALLOWED_TARGETS; refused in production. */
   OAUTH_CIMD_CA_FILE: optionalString,
@@ -205,9 +201,7 @@ function productionProblems(env: Environment): string[] {
   if (env.STRIPE_API_BASE)
     problems.push("  STRIPE_API_BASE: must not be set in production (it points payments at a fake)");
   if (env.OAUTH_CIMD_ALLOWED_TARGETS?.trim())
-    problems.push(
-      "  OAUTH_CIMD_ALLOWED_TARGETS: must be empty in production (it lets the authorization server fetch from private addresses)",
-    );
+    problems.push("  OAUTH_CIMD_ALLOWED_TARGETS: must be empty in production (it lets OAuth fetch private addresses)");
   if (env.OAUTH_CIMD_CA_FILE)
     problems.push(
       "  OAUTH_CIMD_CA_FILE: must not be set in production (it trusts a certificate authority of your own)",
