@@ -107,6 +107,8 @@ const COUNTED_PER_ADDRESS: Record<
   waitlist: { method: "POST", path: "/api/v1/waitlist", body: {} },
   mcp: { method: "GET", path: "/api/v1/tools" },
   "api-misses": { method: "GET", path: "/api/v1/no-such-endpoint" },
+  // Every post to the authorization server counts, the consent page's first (before its interaction is read).
+  oauth: { method: "POST", path: "/oauth/consent/no-such-interaction" },
   "agent-auth-failures": {
     method: "GET",
     path: "/api/v1/agents/me",
