@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { BuildConfig } from "../src/build/build-config.ts";
+import { chromiumPath } from "../src/lib/chromium.ts";
 import { resolveSiteUrls, SiteUrlEnvSchema } from "../src/lib/site-urls.ts";
 
 const optionalString = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
@@ -82,6 +83,18 @@ const EnvSchema = SiteUrlEnvSchema.extend({
    * line on stdout is JSON, the banner included (what log collectors want; the default in production).
    */
   LOG_FORMAT: z.enum(["text", "json"]).optional(),
+  /**
+   * How long an instance keeps a token's owner in memory (api/platform/auth/token-owner-cache.ts).
+   * An agent's writes through one instance are seen by that instance at once, by the others within
+   * this: behind a front that routes by token (`npm run cluster`'s nginx) that is read-your-writes;
+   * behind a balancer that cannot, 0 reads the owner from the database on every request instead.
+   */
+  TOKEN_CACHE_MS: z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int()
+    .min(0)
+    .max(1_000)
+    .default(1_000),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })
@@ -106,6 +119,12 @@ const EnvSchema = SiteUrlEnvSchema.extend({
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(3).optional()),
   CHECKS_ALLOWED_TARGETS: z.string().default(""),
+  /** `host[:port],…` whose OAuth client ID metadata documents may be fetched although private (tests); refused in production. */
+  OAUTH_CIMD_ALLOWED_TARGETS: z.string().default(""),
+  /** A PEM file of extra certificate authorities, trusted only for OAUTH_CIMD_ALLOWED_TARGETS; refused in production. */
+  OAUTH_CIMD_CA_FILE: optionalString,
+  /** The Chromium binary that renders pages for rendered checks (`render: true`); Debian's by default. */
+  CHROMIUM_PATH: optionalString,
   /** Monitor checks one instance runs at once; each is a whole readiness check (about 45 requests). */
   MONITORS_CONCURRENCY: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(64).default(4),
   /** How often each instance looks for due monitors; 0 runs none (`npm run admin -- monitors run-due` still does). */
@@ -139,6 +158,7 @@ export interface Config {
   logLevel: Env["LOG_LEVEL"];
   logFormat: "text" | "json";
   bodyLimitBytes: number;
+  tokenCacheMs: number;
   stripe: {
     secretKey: string | undefined;
     webhookSecret: string | undefined;
@@ -147,6 +167,10 @@ export interface Config {
   };
   mail: { smtpUrl: string | undefined; from: string };
   checksAllowedTargets: string[];
+  /** Client ID metadata documents (api/oauth/): the test-only allowance and the extra CA trusted for it. */
+  oauth: { cimdAllowedTargets: string[]; cimdCaFile: string | undefined };
+  /** The browser rendered checks drive (CHROMIUM_PATH, else Debian's /usr/bin/chromium); missing, they are n/a. */
+  chromiumPath: string;
   /** Scheduled re-checks: how many at once per instance, and how often to look for due ones (0: never). */
   monitors: { concurrency: number; intervalMs: number };
   /** Who runs the staff CLI (USER), for the record of a change. */
@@ -155,7 +179,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-type Environment = Record<string, string | undefined>;
+export type Environment = Record<string, string | undefined>;
 
 /** Every problem at once: a start that fails should fail only once. */
 function configError(problems: string[]): ConfigError {
@@ -176,6 +200,12 @@ function productionProblems(env: Environment): string[] {
     );
   if (env.STRIPE_API_BASE)
     problems.push("  STRIPE_API_BASE: must not be set in production (it points payments at a fake)");
+  if (env.OAUTH_CIMD_ALLOWED_TARGETS?.trim())
+    problems.push("  OAUTH_CIMD_ALLOWED_TARGETS: must be empty in production (it lets OAuth fetch private addresses)");
+  if (env.OAUTH_CIMD_CA_FILE)
+    problems.push(
+      "  OAUTH_CIMD_CA_FILE: must not be set in production (it trusts a certificate authority of your own)",
+    );
   return problems;
 }
 
@@ -196,9 +226,11 @@ export function loadConfig(env: Environment = process.env, root: string = proces
   if (!parsed.success || problems.length > 0) throw configError(problems);
   const e = parsed.data;
   const { siteUrl, docsUrl } = resolveSiteUrls(e);
-  const allowed = e.CHECKS_ALLOWED_TARGETS.split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
+  const listed = (value: string) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean);
   const overrides: Config["rateLimit"]["overrides"] = {};
   for (const item of e.RATE_LIMITS.split(",").filter(Boolean)) {
     const [name, rule] = item.split("=") as [string, string];
@@ -224,6 +256,7 @@ export function loadConfig(env: Environment = process.env, root: string = proces
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "production" ? "json" : "text"),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    tokenCacheMs: e.TOKEN_CACHE_MS,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
@@ -231,7 +264,12 @@ export function loadConfig(env: Environment = process.env, root: string = proces
       timeoutMs: e.STRIPE_TIMEOUT_MS,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(siteUrl).hostname}` },
-    checksAllowedTargets: allowed,
+    checksAllowedTargets: listed(e.CHECKS_ALLOWED_TARGETS),
+    oauth: {
+      cimdAllowedTargets: listed(e.OAUTH_CIMD_ALLOWED_TARGETS),
+      cimdCaFile: e.OAUTH_CIMD_CA_FILE ? resolve(root, e.OAUTH_CIMD_CA_FILE) : undefined,
+    },
+    chromiumPath: chromiumPath({ CHROMIUM_PATH: e.CHROMIUM_PATH }),
     monitors: { concurrency: e.MONITORS_CONCURRENCY, intervalMs: e.MONITORS_INTERVAL_MS },
     staffUser: e.USER,
   };

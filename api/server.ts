@@ -10,7 +10,7 @@ import { builtUrlMismatch, readBuiltUrls } from "./site/built-for.ts";
 import { loadSiteFiles } from "./site/site-files.ts";
 import { createApp, hotRoutesFor } from "./wiring/app.ts";
 import type { AppServices } from "./wiring/app-services.ts";
-import { startCommerceJobs, startMonitorJob } from "./wiring/background-jobs.ts";
+import { startCommerceJobs, startMonitorJob, startOAuthHousekeeping } from "./wiring/background-jobs.ts";
 import { composeServices } from "./wiring/compose.ts";
 import { announceStart, describeStart, warmUp } from "./wiring/start-banner.ts";
 
@@ -56,6 +56,7 @@ const pages = await loadAstroHandler(config.distDir);
 const app = createApp({ config, log, site, services, pages });
 const jobs = startCommerceJobs(services, log);
 const monitorJob = startMonitorJob(services, log, config.monitors.intervalMs);
+const oauthJob = startOAuthHousekeeping(services, log);
 // Hot routes answer their busiest case straight on node:http and hand everything else to the app.
 const hotRoutes = hotRoutesFor(services, site, log);
 const handler = withHotRoutes(hotRoutes, toNodeHandler(app));
@@ -78,7 +79,7 @@ function shutdown(signal: string): void {
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
   server.close(async () => {
-    await Promise.all([jobs.stop(), monitorJob.stop()]);
+    await Promise.all([jobs.stop(), monitorJob.stop(), oauthJob.stop(), services.renderer.close()]);
     services.database.close();
     log.info("stopped");
     process.exit(0);

@@ -18,6 +18,7 @@ const main = defineCommand({
     monitors: () => import("./admin/monitors.ts").then((module) => module.monitorsCommand),
     secret: () => import("./admin/secret.ts").then((module) => module.secretCommand),
     "signing-key": () => import("./admin/signing-key.ts").then((module) => module.signingKeyCommand),
+    oauth: () => import("./admin/oauth.ts").then((module) => module.oauthCommand),
     backup: () => import("./admin/backup.ts").then((module) => module.backupCommand),
   },
 });

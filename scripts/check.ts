@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { TargetNotAllowedError } from "../api/checks/engine/fetch/address-guard.ts";
+import { SiteRenderer } from "../api/checks/engine/render/site-renderer.ts";
 import { describeBlocking, describeScore, describeTally } from "../api/checks/engine/render-markdown.ts";
 import { type CheckProgress, runReadinessCheck } from "../api/checks/engine/run-check.ts";
 import { parseProfiles } from "../api/checks/engine/scoring.ts";
@@ -9,13 +10,14 @@ import { ConfigError, loadConfig } from "../api/config.ts";
 import { filePath } from "../api/db/database-path.ts";
 import { crawlerSigner } from "../api/platform/signing/request-signature.ts";
 import { loadSigningKeys } from "../api/platform/signing/signing-keys.ts";
+import { inertBlock } from "../src/lib/site-text.ts";
 import type { Profile, ReadinessResult } from "../src/schemas/report.ts";
 import { BaselineError, compareWithBaseline, formatComparison, readBaseline } from "./check/baseline.ts";
 import { toJunit } from "./check/junit.ts";
 import { unreachableReason } from "./check/unreachable.ts";
 
 const USAGE = `Usage: npm run check -- <domain, host:port or URL> [--format text|json|junit|sarif] [--profile a,b]
-                                       [--fail-under N] [--baseline old.json]
+                                       [--render] [--fail-under N] [--baseline old.json]
 
 Checks one site for agent readiness and prints what passes, what fails and how to fix it.
 
@@ -26,6 +28,10 @@ Checks one site for agent readiness and prints what passes, what fails and how t
   --json             the same as --format json
   --profile a,b      judge the site as these profiles instead of the inferred ones:
                      content, docs, api, agent, commerce, or all
+  --render           also render the homepage, a path that cannot exist and one linked page in Chromium
+                     (CHROMIUM_PATH, else /usr/bin/chromium), every browser request through the checker's
+                     guard: what agents without JavaScript miss, WebMCP tools, accessibility tree, layout
+                     shift. Without a browser it says so and the static report stands
   --fail-under N     exit 1 when the score is below N (0-100; default 0)
   --baseline FILE    compare with an earlier --json result and print the fixed, regressed and new findings.
                      A regression is a check whose verdict got worse (pass to warn or fail, warn to fail), or a
@@ -66,6 +72,7 @@ function summary(result: ReadinessResult): string {
     `Score: ${describeScore(result)} (${describeTally(score)})`,
     `Level: ${level.value} ${level.name}${level.next === null ? "" : ` — next: ${level.next.value} ${level.next.name} needs ${level.next.requirements.map((requirement) => requirement.check).join(", ")}`}`,
   ];
+  if (result.render !== null) lines.push(`Rendered: ${result.render.note}`);
   const blocking = describeBlocking(result);
   if (blocking.length > 0) lines.push("", ...blocking);
   const failing = result.findings.filter((finding) => finding.status === "fail");
@@ -89,6 +96,7 @@ async function main(argv: readonly string[]): Promise<number> {
       json: { type: "boolean", default: false },
       format: { type: "string" },
       profile: { type: "string" },
+      render: { type: "boolean", default: false },
       "fail-under": { type: "string", default: "0" },
       baseline: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -115,25 +123,36 @@ async function main(argv: readonly string[]): Promise<number> {
   const profile: Profile[] | undefined = values.profile === undefined ? undefined : parseProfiles(values.profile);
   // Read before the scan, so a wrong path costs no requests to the site.
   const baseline = values.baseline === undefined ? null : await readBaseline(values.baseline);
+  // Lines quote what the site wrote: inert before they reach a terminal, whose escape sequences they could hold.
   const log = (line: string): void => {
-    (format === "text" ? process.stdout : process.stderr).write(`${line}\n`);
+    (format === "text" ? process.stdout : process.stderr).write(`${inertBlock(line)}\n`);
   };
   const config = loadConfig();
   // Signed like the service's own checks, with the same keys (beside the database, or BOT_SIGNING_KEY).
   const signer = crawlerSigner(loadSigningKeys(filePath(config.database.url), config), config.siteUrl);
-  const result = await runReadinessCheck({
-    target,
-    settings: checkerSettingsFromConfig(config, signer),
-    ...(profile === undefined ? {} : { profile }),
-    onProgress: (event) => log(progressLine(event)),
-  });
+  const settings = checkerSettingsFromConfig(config, signer);
+  const renderer = values.render ? new SiteRenderer({ executablePath: config.chromiumPath, settings }) : null;
+  let result: ReadinessResult;
+  try {
+    result = await runReadinessCheck({
+      target,
+      settings,
+      ...(profile === undefined ? {} : { profile }),
+      ...(renderer === null ? {} : { renderer }),
+      onProgress: (event) => log(progressLine(event)),
+    });
+  } finally {
+    await renderer?.close();
+  }
+  if (result.render !== null && result.render.status !== "rendered")
+    console.error(`cannot render: ${result.render.note}`);
   if (format === "json") process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (format === "junit") process.stdout.write(toJunit(result));
   else if (format === "sarif") process.stdout.write(`${JSON.stringify(toSarif(result, sarifTool(config)), null, 2)}\n`);
   else log(summary(result));
   const unreachable = unreachableReason(result);
   if (unreachable !== null) {
-    console.error(`cannot check ${result.target.origin}: ${unreachable}`);
+    console.error(inertBlock(`cannot check ${result.target.origin}: ${unreachable}`));
     return 2;
   }
   const comparison = baseline === null ? null : compareWithBaseline(baseline, result);

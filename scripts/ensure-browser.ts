@@ -4,7 +4,7 @@
 // rather than every browser test failing at launch. Root is never told to use sudo: when its own
 // install failed, the line says why (another apt-get or dpkg holding the lock, most often).
 import { accessSync, constants } from "node:fs";
-import { CHROMIUM_PACKAGE, chromiumPath } from "../test/helpers/chromium.ts";
+import { CHROMIUM_PACKAGE, chromiumPath } from "../src/lib/chromium.ts";
 import { canInstallDebianPackages, type InstallOutcome, installDebianPackage } from "./lib/debian-package.ts";
 
 const browser = chromiumPath(process.env);

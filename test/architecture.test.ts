@@ -53,7 +53,7 @@ function circlesIn(graph: ReadonlyMap<string, readonly string[]>): string[] {
 const LOWER = ["api/config.ts", "api/platform/", "api/db/"];
 /** The wiring: the files that compose the features into the app, and the server entry that starts it. */
 const isWiring = (file: string) => file.startsWith("api/wiring/") || file === "api/server.ts";
-const FEATURES = ["agents", "waitlists", "store", "checks", "monitors", "payments", "mail", "site", "mcp"];
+const FEATURES = ["agents", "waitlists", "store", "checks", "monitors", "payments", "mail", "site", "mcp", "oauth"];
 /**
  * Payments and mail serve the other features: these files are what they offer (the gateway, the
  * provider's parsed objects and failures, the webhook handler type; composing and queuing mail).

@@ -17,6 +17,10 @@ export function agentOperations(agents: AgentService) {
         };
       },
     }),
+    /** The same registration, under the same rules, from the OAuth consent page: no agent token is made. */
+    registerForSignIn: defineOperation("registerAgent", {
+      run: async ({ body }) => agents.registerForSignIn(body),
+    }),
     standing: defineOperation("getAgentStanding", {
       run: async ({ agent }) => agents.standing(agent),
     }),

@@ -3,7 +3,7 @@ import type { AgentRegistration } from "../../src/schemas/requests/agent-registr
 import type { Sql } from "../db/sql.ts";
 import { generateAgentToken, hashToken, randomBase62 } from "../platform/auth/agent-token.ts";
 import type { Agent, TokenOwner } from "../platform/auth/token-owner.ts";
-import { insertAgentWithToken, insertToken } from "./sql.ts";
+import { insertAgent, insertAgentWithToken, insertToken } from "./sql.ts";
 
 export interface AgentServiceDeps {
   db: () => Sql;
@@ -41,14 +41,8 @@ export class AgentService {
     this.deps = deps;
   }
 
-  /** Creates the registration and its first token; the token is returned once and never stored. */
-  async register(
-    input: AgentRegistration,
-    registeredBy: "api" | "staff",
-    scopes: readonly string[] = DEFAULT_AGENT_SCOPES,
-  ): Promise<{ agent: Agent } & IssuedToken> {
-    const at = this.deps.now().toISOString();
-    const agent: Agent = {
+  private newAgent(input: AgentRegistration, registeredBy: Agent["registered_by"], at: string): Agent {
+    return {
       id: `ag_${randomBase62(22)}`,
       agent_name: input.agent_name,
       agent_type: input.agent_type,
@@ -58,9 +52,29 @@ export class AgentService {
       registered_by: registeredBy,
       created_at: at,
     };
+  }
+
+  /** Creates the registration and its first token; the token is returned once and never stored. */
+  async register(
+    input: AgentRegistration,
+    registeredBy: "api" | "staff",
+    scopes: readonly string[] = DEFAULT_AGENT_SCOPES,
+  ): Promise<{ agent: Agent } & IssuedToken> {
+    const at = this.deps.now().toISOString();
+    const agent = this.newAgent(input, registeredBy, at);
     const { token, record } = newToken(scopes, "registration", at);
     await insertAgentWithToken(this.deps.db(), agent, record);
     return { agent, token, tokenId: record.id, scopes: record.scopes };
+  }
+
+  /**
+   * A registration made on the OAuth consent page: no agent token, since nobody would see it; the
+   * OAuth client acts for it through its grant. Staff can issue it a token later.
+   */
+  async registerForSignIn(input: AgentRegistration): Promise<Agent> {
+    const agent = this.newAgent(input, "api", this.deps.now().toISOString());
+    await insertAgent(this.deps.db(), agent);
+    return agent;
   }
 
   /** Another token for an existing agent (staff), e.g. to rotate before revoking the old one. */

@@ -35,23 +35,29 @@ const tokenArgs = (agentId: string, token: NewToken) => [
   token.createdAt,
 ];
 
+const insertAgentSql =
+  "INSERT INTO agents (id, agent_name, agent_type, operator_type, principal_contact, trust, registered_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+const agentArgs = (agent: Agent) => [
+  agent.id,
+  agent.agent_name,
+  agent.agent_type,
+  agent.operator_type,
+  agent.principal_contact,
+  agent.trust,
+  agent.registered_by,
+  agent.created_at,
+];
+
+/** A registration without a token of its own: one made on the OAuth consent page acts through its grants. */
+export async function insertAgent(client: Sql, agent: Agent): Promise<void> {
+  await client.execute({ sql: insertAgentSql, args: agentArgs(agent) });
+}
+
 /** The agent and its first token, together or not at all. */
 export async function insertAgentWithToken(client: Sql, agent: Agent, token: NewToken): Promise<void> {
   await client.batch(
     [
-      {
-        sql: "INSERT INTO agents (id, agent_name, agent_type, operator_type, principal_contact, trust, registered_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        args: [
-          agent.id,
-          agent.agent_name,
-          agent.agent_type,
-          agent.operator_type,
-          agent.principal_contact,
-          agent.trust,
-          agent.registered_by,
-          agent.created_at,
-        ],
-      },
+      { sql: insertAgentSql, args: agentArgs(agent) },
       { sql: insertTokenSql, args: tokenArgs(agent.id, token) },
     ],
     "write",
@@ -62,17 +68,30 @@ export async function insertToken(client: Sql, agentId: string, token: NewToken)
   await client.execute({ sql: insertTokenSql, args: tokenArgs(agentId, token) });
 }
 
+/** A registration's standing beside a token: what every owner lookup reads with the token's own row. */
+const STANDING_COLUMNS = `a.id AS agent_id, a.agent_name, a.agent_type, a.operator_type, a.principal_contact, a.trust, a.registered_by, a.created_at,
+                 w.joined_at, s.answered_at, s.survey_version,
+                 (SELECT epoch FROM agent_standing_epoch WHERE id = 1) AS standing_epoch`;
+const STANDING_JOINS = `LEFT JOIN agent_waitlist_entries w ON w.agent_id = a.id
+            LEFT JOIN agent_survey_answers s ON s.agent_id = a.id`;
+
+function standingOf(row: Row) {
+  return {
+    agent: toAgent(row, "agent_"),
+    waitlistJoinedAt: row.joined_at === null ? null : String(row.joined_at),
+    surveyAnsweredAt: row.answered_at === null ? null : String(row.answered_at),
+    surveyVersion: row.survey_version === null ? null : String(row.survey_version),
+    standingEpoch: Number(row.standing_epoch),
+  };
+}
+
 /** The token's owner and standing, in one indexed lookup. */
 export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<TokenOwner | null> {
   const row = await client.queryOne({
-    sql: `SELECT t.id AS token_id, t.token_hash, t.scopes, t.revoked_at,
-                 a.id AS agent_id, a.agent_name, a.agent_type, a.operator_type, a.principal_contact, a.trust, a.registered_by, a.created_at,
-                 w.joined_at, s.answered_at, s.survey_version,
-                 (SELECT epoch FROM agent_standing_epoch WHERE id = 1) AS standing_epoch
+    sql: `SELECT t.id AS token_id, t.token_hash, t.scopes, t.revoked_at, ${STANDING_COLUMNS}
             FROM agent_tokens t
             JOIN agents a ON a.id = t.agent_id
-            LEFT JOIN agent_waitlist_entries w ON w.agent_id = a.id
-            LEFT JOIN agent_survey_answers s ON s.agent_id = a.id
+            ${STANDING_JOINS}
            WHERE t.token_hash = ?`,
     args: [hash],
   });
@@ -82,11 +101,37 @@ export async function findTokenOwner(client: Sql, hash: Uint8Array): Promise<Tok
     tokenHash: bytesOf(row.token_hash),
     scopes: JSON.parse(String(row.scopes)) as string[],
     revoked: row.revoked_at !== null,
-    agent: toAgent(row, "agent_"),
-    waitlistJoinedAt: row.joined_at === null ? null : String(row.joined_at),
-    surveyAnsweredAt: row.answered_at === null ? null : String(row.answered_at),
-    surveyVersion: row.survey_version === null ? null : String(row.survey_version),
-    standingEpoch: Number(row.standing_epoch),
+    ...standingOf(row),
+  };
+}
+
+/**
+ * The owner of an OAuth access token (the oauth feature's records, migration 0008, keyed by the
+ * token's SHA-256): the registration it acts for, with the token's audience, scopes and expiry, read
+ * like an agent token's so the same checks apply.
+ */
+export async function findOAuthTokenOwner(client: Sql, hash: Uint8Array): Promise<TokenOwner | null> {
+  const row = await client.queryOne({
+    sql: `SELECT o.id_hash, o.grant_id, o.client_id, o.expires_at, o.revoked_at,
+                 json_extract(o.payload, '$.aud') AS audience, json_extract(o.payload, '$.scope') AS scope,
+                 ${STANDING_COLUMNS}
+            FROM oauth_records o
+            JOIN agents a ON a.id = o.account_id
+            ${STANDING_JOINS}
+           WHERE o.model = 'AccessToken' AND o.id_hash = ?`,
+    args: [hash],
+  });
+  if (!row) return null;
+  const scope = row.scope === null ? "" : String(row.scope);
+  return {
+    tokenId: `grant:${String(row.grant_id)}`,
+    tokenHash: bytesOf(row.id_hash),
+    scopes: scope === "" ? [] : scope.split(" "),
+    revoked: row.revoked_at !== null,
+    audience: String(row.audience),
+    expiresAt: Number(row.expires_at) * 1000,
+    clientId: String(row.client_id),
+    ...standingOf(row),
   };
 }
 

@@ -1,7 +1,8 @@
 import { formatMoney } from "../../src/lib/money.ts";
+import { markdownInline } from "../../src/lib/site-text.ts";
 import type { ReadinessSummary } from "../../src/schemas/report.ts";
 import type { CheckReport } from "../../src/schemas/responses/checks.ts";
-import { describeBlocking, describeCost, describeScore } from "./engine/render-markdown.ts";
+import { describeBlockingMarkdown, describeCost, describeScore } from "./engine/render-markdown.ts";
 
 /** A locked report for agents: the score, the level, one line per finding, and how to unlock the fixes. */
 export function renderLockedMarkdown(
@@ -16,12 +17,12 @@ export function renderLockedMarkdown(
     "",
     `> Score ${score}, level ${result.level.value} (${result.level.name}). Suite ${result.suite_version}, checked ${result.checked_at}. Report: ${pageUrl}`,
     "",
-    ...(result.blocked === null ? [] : [...describeBlocking(result), ""]),
+    ...(result.blocked === null ? [] : [...describeBlockingMarkdown(result), ""]),
     "## Findings",
     "",
     ...result.findings.map((finding) => {
       const cost = describeCost(finding);
-      return `- **${finding.status}** \`${finding.id}\` ${finding.title}: ${finding.message}${cost === "" ? "" : ` (${cost})`}`;
+      return `- **${finding.status}** \`${finding.id}\` ${finding.title}: ${markdownInline(finding.message)}${cost === "" ? "" : ` (${cost})`}`;
     }),
     "",
     "## Unlock the fixes",

@@ -13,7 +13,7 @@ import { TargetNotAllowedError } from "./engine/fetch/address-guard.ts";
 import { parseTarget } from "./engine/fetch/target.ts";
 import { renderMarkdownReport } from "./engine/render-markdown.ts";
 import { type RunReadinessCheckOptions, runReadinessCheck } from "./engine/run-check.ts";
-import type { CheckerSettings } from "./engine/settings.ts";
+import { type CheckerSettings, isAllowListed } from "./engine/settings.ts";
 import { type SarifLog, sarifTool, toSarif } from "./formats/sarif.ts";
 import { renderLockedMarkdown } from "./locked-report.ts";
 import { findStoredCodeHash, insertCreditCode, type Redemption, redeemCredit } from "./sql/credits.ts";
@@ -33,7 +33,17 @@ export interface ChecksServiceDeps {
   unlockPaths: () => Promise<{ checkout: boolean; redeem: boolean }>;
   /** Tests point the checker's DNS at fixture names. */
   lookup?: RunReadinessCheckOptions["lookup"];
+  /** The instance's browser, for scans that ask to render (`render: true`); absent where no check runs (issuing codes). */
+  renderer?: NonNullable<RunReadinessCheckOptions["renderer"]>;
 }
+
+/** Where no browser was given, a scan that asks to render is told so, and its static report stands. */
+const NO_RENDERER: NonNullable<RunReadinessCheckOptions["renderer"]> = {
+  render: async () => ({
+    status: "unavailable",
+    note: "not rendered: this process has no browser; the static report stands",
+  }),
+};
 
 export const reportPath = (id: string) => `/checks/${id}`;
 
@@ -70,6 +80,7 @@ export class ChecksService {
         now: this.deps.now,
         ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
         ...(admit ? { admit } : {}),
+        ...(input.render === true ? { renderer: this.deps.renderer ?? NO_RENDERER } : {}),
       }),
     );
     const id = randomUUID();
@@ -92,10 +103,22 @@ export class ChecksService {
     return this.deps.settings.limits.scanBudgetMs;
   }
 
-  /** The origin a check of `domain` would reach, vetted as a check vets it (422 for a refused target); sends nothing. */
-  async origin(domain: string): Promise<string> {
+  /**
+   * The origin a check of `domain` would reach, vetted as a check vets it (422 for a refused target),
+   * and whether CHECKS_ALLOWED_TARGETS let it through; sends nothing.
+   */
+  async target(domain: string): Promise<{ origin: string; allowListed: boolean }> {
     const lookup = this.deps.lookup ? { lookup: this.deps.lookup } : {};
-    return (await refusedAsProblem(() => parseTarget(domain, this.deps.settings, lookup))).origin;
+    const { origin, allowListed } = await refusedAsProblem(() => parseTarget(domain, this.deps.settings, lookup));
+    return { origin, allowListed };
+  }
+
+  /** Whether `host` (`host[:port]`) is a CHECKS_ALLOWED_TARGETS entry's, over either scheme: local work only. */
+  isAllowListedHost(host: string): boolean {
+    return ["http", "https"].some((scheme) => {
+      const url = URL.parse(`${scheme}://${host}/`);
+      return url !== null && isAllowListed(url, this.deps.settings);
+    });
   }
 
   async find(id: string): Promise<StoredReport | null> {

@@ -10,6 +10,7 @@ import type { SecretRing } from "../platform/secret-ring.ts";
 import { crawlerSigner } from "../platform/signing/request-signature.ts";
 import type { SigningKeyRing } from "../platform/signing/signing-keys.ts";
 import type { ServiceStateMonitor } from "../platform/state/service-state.ts";
+import { SiteRenderer } from "./engine/render/site-renderer.ts";
 import { checkerSettingsFromConfig } from "./engine/settings.ts";
 import { CheckFulfilment } from "./fulfilment.ts";
 import type { CheckMailDeps } from "./mail.ts";
@@ -23,6 +24,8 @@ export interface CheckServices {
   checkPayments: CheckPayments;
   /** Unlocks and credits from a confirmed payment, once. */
   checkFulfilment: CheckFulfilment;
+  /** The instance's one browser for rendered checks, launched on first use; closed at shutdown. */
+  renderer: SiteRenderer;
 }
 
 export interface CheckServicesDeps {
@@ -53,10 +56,13 @@ export function createCheckServices({
   lookup,
 }: CheckServicesDeps): CheckServices {
   const pricing = content.pricing.checks;
+  const settings = checkerSettingsFromConfig(config, crawlerSigner(signingKeys, config.siteUrl));
+  const renderer = new SiteRenderer({ executablePath: config.chromiumPath, settings });
   const checks = new ChecksService({
     db,
     now,
-    settings: checkerSettingsFromConfig(config, crawlerSigner(signingKeys, config.siteUrl)),
+    settings,
+    renderer,
     siteUrl: config.siteUrl,
     docsUrl: config.docsUrl,
     pricing,
@@ -82,7 +88,7 @@ export function createCheckServices({
     packsOpen: async () => (await monitor.current()).switches.credit_packs,
     fulfilment: checkFulfilment,
   });
-  return { checks, checkPayments, checkFulfilment };
+  return { checks, checkPayments, checkFulfilment, renderer };
 }
 
 /** What the receipt e-mail needs to render (api/wiring/mail-templates.ts); the staff CLI builds it too. */

@@ -11,7 +11,7 @@ export function checkTools(operations: CheckOperations, bodySchemas: RequestSche
       name: "run_readiness_check",
       title: "Run an agent-readiness check",
       description:
-        "Checks one website for agent readiness (discovery files, Markdown, bot policy, OpenAPI, MCP, API hygiene) and returns the free summary: score, level and one line per check, plus how to unlock the full report. Use it when asked whether a site is ready for AI agents or what to fix. Takes up to ~15 s; counts against the same free daily checks as POST /api/v1/checks.",
+        "Checks one website for agent readiness (discovery files, Markdown, bot policy, OpenAPI, MCP, API hygiene) and returns the free summary: score, level and one line per check, plus how to unlock the full report. Use it when asked whether a site is ready for AI agents or what to fix. Set render to true to also load the site in a browser: what agents that do not run JavaScript miss, WebMCP tools registered at runtime, the accessibility tree and layout shift. Takes up to ~15 s (~30 s rendered); counts against the same free daily checks as POST /api/v1/checks.",
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       output: CheckReportSchema,
     }),

@@ -80,6 +80,76 @@ export function queueMailStatement(
   };
 }
 
+/**
+ * The condition for queuing one more message of `kind` to `recipient` (for `queueMailStatement`'s
+ * `when`): none of its kind is still waiting to go (that one will carry what this one would), and
+ * fewer than `max` were queued since `since`. Evaluated inside the caller's batch, so requests at
+ * the same moment on any instance cannot both pass it.
+ */
+export function mailQuota(
+  kind: string,
+  recipient: string,
+  since: string,
+  max: number,
+): { sql: string; args: SqlValue[] } {
+  return {
+    sql: `NOT EXISTS (SELECT 1 FROM mail_outbox WHERE kind = ? AND recipient = ? AND state = 'queued')
+          AND (SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND recipient = ? AND created_at > ?) < ?`,
+    args: [kind, recipient, kind, recipient, since, max],
+  };
+}
+
+/**
+ * Adds `value` to the array at `$.<member>` of the payload of the message of `kind` to `recipient`
+ * still waiting to go, unless it is there already or the array holds `max` items: a later request
+ * joins the message an earlier one queued.
+ */
+export function appendToQueuedMailStatement(
+  kind: string,
+  recipient: string,
+  member: string,
+  value: string,
+  max: number,
+): SqlStatement {
+  const path = `$.${member}`;
+  return {
+    sql: `UPDATE mail_outbox SET payload = json_insert(payload, '${path}[#]', ?)
+          WHERE kind = ? AND recipient = ? AND state = 'queued'
+            AND json_array_length(payload, '${path}') < ?
+            AND NOT EXISTS (SELECT 1 FROM json_each(mail_outbox.payload, '${path}') WHERE value = ?)`,
+    args: [value, kind, recipient, max, value],
+  };
+}
+
+/**
+ * Whether the last `times` messages of these kinds to `recipient` were all refused for good
+ * (`refusedPrefix` starts their `last_error`), the latest of them queued after `since`, and no
+ * message of any kind has reached the address since the first of them.
+ */
+export async function refusedInARow(
+  sql: Sql,
+  query: { recipient: string; kinds: readonly string[]; times: number; since: string; refusedPrefix: string },
+): Promise<boolean> {
+  const { recipient, kinds, times } = query;
+  const result = await sql.execute({
+    sql: `SELECT state, last_error, created_at FROM mail_outbox
+          WHERE recipient = ? AND kind IN (${kinds.map(() => "?").join(", ")}) AND state IN ('sent', 'failed')
+          ORDER BY created_at DESC, id DESC LIMIT ?`,
+    args: [recipient, ...kinds, times],
+  });
+  const rows = result.rows;
+  const refused = (row: Row) => row.state === "failed" && String(row.last_error ?? "").startsWith(query.refusedPrefix);
+  const newest = rows[0];
+  const oldest = rows.at(-1);
+  if (rows.length < times || !rows.every(refused) || !newest || !oldest) return false;
+  if (String(newest.created_at) <= query.since) return false;
+  const delivered = await sql.queryOne({
+    sql: "SELECT 1 AS delivered FROM mail_outbox WHERE recipient = ? AND state = 'sent' AND sent_at >= ? LIMIT 1",
+    args: [recipient, String(oldest.created_at)],
+  });
+  return delivered === undefined;
+}
+
 /** A read before the claim, so an idle outbox costs the database no write every few seconds. */
 export async function hasDueMail(sql: Sql, now: string): Promise<boolean> {
   const row = await sql.queryOne({

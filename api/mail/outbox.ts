@@ -14,11 +14,23 @@ import { isPermanentRejection, type MailTransport, type OutgoingMail } from "./t
 /** The subject and bodies of one message; plain text and HTML carry the same content. */
 export type RenderedMail = Omit<OutgoingMail, "to">;
 
+/** A message its template decided not to send, and why (kept on the row for staff). */
+export interface SkippedMail {
+  skipped: string;
+}
+
 /**
  * Renders a queued message when it is sent (so a link's 7 days start then). `null` means there is
- * nothing to send any more (the purchase was refunded meanwhile): the row is cancelled.
+ * nothing to send any more (the purchase was refunded meanwhile), `{ skipped }` that it must not go
+ * (its address refuses mail): either way the row is cancelled.
  */
-export type MailTemplate = (payload: Record<string, unknown>, sentAt: Date) => Promise<RenderedMail | null>;
+export type MailTemplate = (
+  payload: Record<string, unknown>,
+  sentAt: Date,
+) => Promise<RenderedMail | SkippedMail | null>;
+
+/** How a row the SMTP server refused for good (a 5xx reply) starts its `last_error`: what bounce rules read. */
+export const REFUSED_FOR_GOOD = "refused for good";
 
 export interface MailOutboxDeps {
   db: () => Sql;
@@ -31,11 +43,6 @@ export interface MailOutboxDeps {
   transport: MailTransport | null;
   /** Every kind of message a row can be, by its `kind` (api/wiring/mail-templates.ts gathers them from the features). */
   templates: Readonly<Record<string, MailTemplate>>;
-  /**
-   * What a feature does when the SMTP server refuses a message of its kind for good (a 5xx reply, RFC
-   * 5321 §4.2.1): the address cannot be reached, so a monitor that mails it is removed, for example.
-   */
-  bounced?: Readonly<Record<string, (row: OutboxRow) => Promise<void>>>;
   log: Logger;
 }
 
@@ -74,11 +81,11 @@ export class MailOutbox {
   }
 
   /** The message a row would be sent as now (the staff CLI prints these when there is no SMTP). */
-  async render(row: OutboxRow, at: Date): Promise<(RenderedMail & { to: string }) | null> {
+  async render(row: OutboxRow, at: Date): Promise<(RenderedMail & { to: string }) | SkippedMail | null> {
     const template = Object.hasOwn(this.deps.templates, row.kind) ? this.deps.templates[row.kind] : undefined;
     if (!template) throw new Error(`No mail template for ${row.kind}`);
     const rendered = await template(row.payload, at);
-    return rendered ? { ...rendered, to: row.recipient } : null;
+    return rendered && !("skipped" in rendered) ? { ...rendered, to: row.recipient } : rendered;
   }
 
   /** Sends what is due, once; the worker calls this on a timer and the CLI once. */
@@ -112,8 +119,8 @@ export class MailOutbox {
         report.failed++;
         continue;
       }
-      if (!message) {
-        await markMailFinished(db, row, "cancelled", "nothing to send any more");
+      if (!message || "skipped" in message) {
+        await markMailFinished(db, row, "cancelled", message?.skipped ?? "nothing to send any more");
         report.cancelled++;
         continue;
       }
@@ -122,13 +129,11 @@ export class MailOutbox {
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         if (isPermanentRejection(error)) {
-          // Retrying a permanent refusal only repeats it: the row fails now and its feature is told.
-          await markMailFinished(db, row, "failed", `refused for good: ${reason}`);
+          // Retrying a permanent refusal only repeats it: the row fails now, and stays on record for
+          // the features' bounce rules (a refusal removes nothing: it can be one a stranger provoked).
+          await markMailFinished(db, row, "failed", `${REFUSED_FOR_GOOD}: ${reason}`);
           report.failed++;
           this.deps.log.warn({ mail_id: row.id, kind: row.kind }, "the SMTP server refused an e-mail for good");
-          const bounced =
-            this.deps.bounced && Object.hasOwn(this.deps.bounced, row.kind) ? this.deps.bounced[row.kind] : undefined;
-          await bounced?.(row);
           continue;
         }
         if (row.attempts >= MAX_ATTEMPTS) {

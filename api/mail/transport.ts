@@ -13,6 +13,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Header fields beyond the ones every message has (`List-Unsubscribe` on an alert, RFC 8058). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface MailTransport {
@@ -62,6 +64,7 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
         text: mail.text,
         html: mail.html,
         messageId: mail.messageId,
+        ...(mail.headers ? { headers: { ...mail.headers } } : {}),
       });
     },
     close() {

@@ -1,9 +1,13 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { H3Event } from "h3";
 import { MCP_ACCEPT, MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
+import { MCP_AGENT_PATH, type ProtectedResource } from "../../src/lib/discovery/oauth.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
-import { TOKEN_SOURCE_HTTP } from "../platform/auth/bearer.ts";
+import { authenticateBearer, TOKEN_SOURCE_HTTP } from "../platform/auth/bearer.ts";
+import { clientAddress } from "../platform/http/client.ts";
 import { completeResponse, jsonResponse } from "../platform/http/responses.ts";
 import type { Logger } from "../platform/log.ts";
 import { type HttpRoute, httpOnlyRoute } from "../platform/operations/http-routes.ts";
@@ -57,6 +61,10 @@ async function transportProblem(response: Response, limits: Record<string, strin
 
 export interface McpRouteDeps {
   catalogue: ToolCatalogue;
+  /** The tools that act for a registration (bearer), served at the agent endpoint. */
+  agentCatalogue: ToolCatalogue;
+  /** The agent endpoint as an OAuth protected resource (src/lib/discovery/oauth.ts). */
+  agentResource: ProtectedResource;
   /** Content and public URLs, as the build had them. */
   site: BuildContext;
   monitor: ServiceStateMonitor;
@@ -86,6 +94,30 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
     return jsonResponse(event, { revision: listing.revision, endpoint, data: listing.descriptions }, { headers });
   });
 
+  /** One stateless exchange: a server and a transport for this request, JSON answers, transport refusals as problems. */
+  async function exchange(
+    event: H3Event,
+    body: unknown,
+    limits: Record<string, string>,
+    server: Server,
+  ): Promise<Response> {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(event.req, { parsedBody: body });
+      if (response.status >= 400) throw await transportProblem(response, limits);
+      const text = response.status === 202 ? null : await response.text();
+      const type = response.headers.get("content-type") ?? "application/json";
+      return completeResponse(event, text, { status: response.status, type, headers: limits });
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  }
+
   const callMcp = httpOnlyRoute("callMcp", async (event, call, limits) => {
     const state = await monitor.current();
     const listing = catalogue.active(state, service);
@@ -99,23 +131,59 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
       operations: deps.operations,
       ...(register ? { tokenSource: `with the ${register.name} tool (or ${TOKEN_SOURCE_HTTP})` } : {}),
     };
-    const server = createMcpServer(listing, shelves, context, deps.log);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    try {
-      await server.connect(transport);
-      const response = await transport.handleRequest(event.req, { parsedBody: call.body });
-      if (response.status >= 400) throw await transportProblem(response, limits);
-      const body = response.status === 202 ? null : await response.text();
-      const type = response.headers.get("content-type") ?? "application/json";
-      return completeResponse(event, body, { status: response.status, type, headers: limits });
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    return exchange(event, call.body, limits, createMcpServer(listing, shelves, context, deps.log));
   });
 
-  return [listTools, callMcp];
+  // The same tools that act for a registration, behind a sign-in: every request carries a token issued
+  // for this endpoint (or an agent token), and one without gets a 401 naming the metadata to sign in with.
+  const agentShelves = {
+    resources: shelves.resources,
+    prompts: new PromptBook([], site.siteUrl, deps.operations.bodySchemas),
+  };
+  const callAgentMcp = httpOnlyRoute(
+    "callAgentMcp",
+    async (event, call, limits) => {
+      const state = await monitor.current();
+      const listing = deps.agentCatalogue.active(state, service);
+      const context = {
+        site,
+        state,
+        clientAddress: call.address,
+        headers: event.req.headers,
+        operations: deps.operations,
+        tokenSource: `by signing in with OAuth (${deps.agentResource.metadataUrl})`,
+        resource: deps.agentResource,
+      };
+      return exchange(event, call.body, limits, createMcpServer(listing, agentShelves, context, deps.log));
+    },
+    { resource: deps.agentResource },
+  );
+
+  return [listTools, callMcp, callAgentMcp];
+}
+
+/**
+ * `GET /mcp/agent`: the stateless server opens no event stream (405, as `GET /mcp` is). A request with no
+ * token at all is answered with the 401 that starts a sign-in first, so a client probing with GET learns
+ * where to sign in. One with a token, even an expired one, gets the 405: an SDK client opens this stream
+ * beside its POSTs, and a 401 here would send it refreshing twice at once, which the refresh-token reuse
+ * detection takes for a stolen token and revokes the grant.
+ */
+export function agentEndpointGet(deps: {
+  auth: OperationDeps["auth"];
+  resource: ProtectedResource;
+  trustProxy: boolean;
+}): (event: H3Event) => Promise<never> {
+  return async (event) => {
+    const header = event.req.headers.get("authorization");
+    if (!header) {
+      const address = clientAddress(event, deps.trustProxy);
+      await authenticateBearer(header, deps.auth, address, null, TOKEN_SOURCE_HTTP, deps.resource);
+    }
+    throw new ApiProblem(
+      "method-not-allowed",
+      `${MCP_AGENT_PATH} answers POST only: the server is stateless and opens no event stream.`,
+      { headers: { Allow: "POST" } },
+    );
+  };
 }

@@ -1,7 +1,7 @@
 import { escapeXml } from "../../src/lib/xml-text.ts";
 import type { Sql } from "../db/sql.ts";
-import { countActiveForHost } from "./sql/monitors.ts";
-import { latestRunForHost } from "./sql/runs.ts";
+import { findBadgeMonitor } from "./sql/monitors.ts";
+import { listRuns } from "./sql/runs.ts";
 
 /** What a badge says: the latest score and level of a monitored domain, or that it is not (yet) known. */
 export type BadgeFacts =
@@ -99,18 +99,25 @@ function hostOf(domain: string): string | null {
   }
 }
 
-/** What the badge of `host` says: the latest run of any active monitor of it. */
-async function badgeFacts(db: Sql, host: string): Promise<BadgeFacts> {
-  const latest = await latestRunForHost(db, host);
+/**
+ * What the badge of `host` says: the latest run of its badge monitor (`findBadgeMonitor`), the
+ * earliest confirmed that watches `https://host` with the profile inferred, so a stranger who
+ * watches the same host later, over plain http or with a profile of their own, never changes it. A
+ * local target (CHECKS_ALLOWED_TARGETS, never in production) may be watched over plain http.
+ */
+async function badgeFacts(db: Sql, host: string, isLocalHost: (host: string) => boolean): Promise<BadgeFacts> {
+  const monitor = await findBadgeMonitor(db, host, isLocalHost(host) ? null : `https://${host}`);
+  if (!monitor) return { kind: "unknown" };
+  const [latest] = await listRuns(db, monitor.id, 1);
   if (latest?.outcome === "failed") return { kind: "failed" };
   if (latest?.level != null)
     return { kind: "scored", score: latest.score, level: latest.level, levelName: latest.level_name ?? "" };
-  return (await countActiveForHost(db, host)) > 0 ? { kind: "pending" } : { kind: "unknown" };
+  return { kind: "pending" };
 }
 
 /** The badge of a domain; any domain, monitored or not, gets an SVG (a neutral one with 404). */
-export async function monitorBadge(db: Sql, domain: string): Promise<Badge> {
+export async function monitorBadge(db: Sql, domain: string, isLocalHost: (host: string) => boolean): Promise<Badge> {
   const host = hostOf(domain);
-  const facts: BadgeFacts = host === null ? { kind: "unknown" } : await badgeFacts(db, host);
+  const facts: BadgeFacts = host === null ? { kind: "unknown" } : await badgeFacts(db, host, isLocalHost);
   return { status: facts.kind === "unknown" ? 404 : 200, svg: renderBadge(host ?? domain.slice(0, 100), facts) };
 }

@@ -7,9 +7,9 @@ import { queueMailStatement } from "../mail/outbox-sql.ts";
 import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import { ApiProblem } from "../platform/problem.ts";
-import { MONITOR_ALERT_MAIL } from "./mail.ts";
+import { MONITOR_ALERT_MAIL, mailStopped } from "./mail/rules.ts";
 import { regressionOf } from "./regressions.ts";
-import { type MonitorRow, removeUnconfirmed } from "./sql/monitors.ts";
+import { type MonitorRow, sweepUnconfirmed } from "./sql/monitors.ts";
 import {
   type Claim,
   claimDueMonitors,
@@ -153,13 +153,21 @@ export class MonitorScheduler {
     return claimDueMonitors(db, now.toISOString(), leaseUntil, this.instance, limit);
   }
 
-  /** Unconfirmed requests are forgotten after a week; checked at most hourly per instance. */
+  /** Unconfirmed requests are forgotten (or stopped again) after a week; checked at most hourly per instance. */
   async #sweep(): Promise<void> {
     const now = this.deps.now().getTime();
     if (now - this.#lastSweep < SWEEP_EVERY_MS) return;
     this.#lastSweep = now;
-    const removed = await removeUnconfirmed(this.deps.db(), new Date(now - UNCONFIRMED_MS).toISOString());
-    if (removed > 0) this.deps.log.info({ removed }, "removed monitors left unconfirmed for 7 days");
+    const swept = await sweepUnconfirmed(
+      this.deps.db(),
+      new Date(now - UNCONFIRMED_MS).toISOString(),
+      new Date(now).toISOString(),
+    );
+    if (swept.removed + swept.stopped > 0)
+      this.deps.log.info(
+        swept,
+        "requests left unconfirmed for 7 days: new ones removed, earlier monitors stopped again",
+      );
   }
 
   async #run(claim: Claim, report: SchedulerReport): Promise<void> {
@@ -207,7 +215,8 @@ export class MonitorScheduler {
     };
     const regression = monitor.email ? regressionOf(run, await previousRuns(db, monitor.id)) : null;
     let alert: SqlStatement | null = null;
-    if (regression && monitor.email) {
+    // An address that refused the last alerts for good gets none: the run and its history are kept all the same.
+    if (regression && monitor.email && !(await mailStopped(db, monitor.email, "alerts", finished))) {
       run.alerted = true;
       alert = queueMailStatement(
         {

@@ -5,7 +5,6 @@ import { type Profile, ProfileSchema } from "../../src/schemas/report.ts";
 import type { AgentMonitorInput, MonitorInput, MonitorLink } from "../../src/schemas/requests/monitors.ts";
 import type { AgentMonitor, MonitorLinkResult, MonitorRun, MonitorView } from "../../src/schemas/responses/monitors.ts";
 import type { Sql } from "../db/sql.ts";
-import { queueMailStatement } from "../mail/outbox-sql.ts";
 import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
@@ -18,7 +17,8 @@ import {
   publicIdHash,
   verifyMonitorLink,
 } from "./keys.ts";
-import { MONITOR_CONFIRM_MAIL } from "./mail.ts";
+import { requestMailStatements } from "./mail/request.ts";
+import { PENDING_PER_ADDRESS, REQUEST_MAILS_PER_DAY } from "./mail/rules.ts";
 import { changedChecks } from "./regressions.ts";
 import { reportUrl } from "./report-link.ts";
 import {
@@ -34,6 +34,7 @@ import {
   stopMonitor,
 } from "./sql/monitors.ts";
 import { listRuns, type RunRow } from "./sql/runs.ts";
+import { monitorOrigin, type VettedTarget } from "./target.ts";
 
 export interface MonitorServiceDeps {
   db: () => Sql;
@@ -45,7 +46,9 @@ export interface MonitorServiceDeps {
   /** Sites one address or one agent registration may watch (content/pricing.yaml, `monitors.free_sites`). */
   freeSites: () => number;
   /** The origin the checker would check for `domain`; throws the `target-not-allowed` problem for a refused one. */
-  vetTarget: (domain: string) => Promise<string>;
+  vetTarget: (domain: string) => Promise<VettedTarget>;
+  /** Whether `host` is a CHECKS_ALLOWED_TARGETS entry's (local work: its monitors may watch plain http). */
+  isLocalHost: (host: string) => boolean;
 }
 
 export const monitorPath = (publicId: string) => `/monitors/${publicId}`;
@@ -61,8 +64,7 @@ const CHART_RUNS = 200;
 /** A page of history holds this many runs unless the caller asks for fewer. */
 export const HISTORY_PAGE = 20;
 
-const REQUESTED =
-  "If this address can receive mail, a message with a confirmation link is on its way. Nothing is checked until the link is followed; an unconfirmed request is forgotten after 7 days.";
+const REQUESTED = `If this address can receive mail, a message with a confirmation link is on its way (an address gets at most ${REQUEST_MAILS_PER_DAY} a day, each listing every site waiting for it). Nothing is checked until the link is followed; an unconfirmed request is forgotten after 7 days.`;
 
 function profileOf(input: AgentMonitorInput): Profile[] | null {
   return input.profile === undefined ? null : ProfileSchema.array().parse([input.profile].flat());
@@ -77,7 +79,7 @@ export class MonitorService {
   }
 
   async #newMonitor(input: AgentMonitorInput, owner: NewMonitor["owner"]): Promise<NewMonitor> {
-    const origin = await this.deps.vetTarget(input.domain);
+    const origin = monitorOrigin(await this.deps.vetTarget(input.domain));
     const id = randomUUID();
     return {
       id,
@@ -93,30 +95,23 @@ export class MonitorService {
   }
 
   /**
-   * Asks to watch a site for an address: the monitor (pending) and its confirmation e-mail are written
+   * Asks to watch a site for an address: the monitor (pending) and its share of an e-mail are written
    * in one batch. The answer is the same whatever the address already watches, so it reveals nothing;
-   * the e-mail says the rest. At most one confirmation e-mail per monitor and UTC day.
+   * the e-mail says the rest. An address gets at most a few such e-mails a day, each listing every site
+   * waiting for its confirmation (api/monitors/mail/rules.ts).
    */
   async request(input: MonitorInput): Promise<{ status: "received"; detail: string }> {
     const email = input.email.toLowerCase();
     const monitor = await this.#newMonitor(input, { email });
-    const day = monitor.created_at.slice(0, 10);
-    await this.deps.db().batch(
-      [
-        requestEmailMonitorStatement(monitor),
-        queueMailStatement(
-          {
-            id: `mail_${randomUUID()}`,
-            kind: MONITOR_CONFIRM_MAIL,
-            dedupe_key: `${MONITOR_CONFIRM_MAIL}:${email}:${monitor.origin}:${day}`,
-            recipient: email,
-            payload: { email, origin: monitor.origin },
-          },
-          monitor.created_at,
-        ),
-      ],
-      "write",
-    );
+    await this.deps
+      .db()
+      .batch(
+        [
+          requestEmailMonitorStatement(monitor, PENDING_PER_ADDRESS),
+          ...requestMailStatements(email, monitor.origin, monitor.created_at),
+        ],
+        "write",
+      );
     return { status: "received", detail: REQUESTED };
   }
 
@@ -241,7 +236,7 @@ export class MonitorService {
   }
 
   badge(domain: string): Promise<Badge> {
-    return monitorBadge(this.deps.db(), domain);
+    return monitorBadge(this.deps.db(), domain, this.deps.isLocalHost);
   }
 
   /** The monitor an e-mailed link names, whatever its state; `null` for a link that is invalid or expired. */

@@ -4,10 +4,11 @@ import type { Sql } from "../db/sql.ts";
 import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
 import type { Logger } from "../platform/log.ts";
 import type { SecretRing } from "../platform/secret-ring.ts";
-import type { MonitorMailDeps } from "./mail.ts";
+import type { MonitorMailDeps } from "./mail/parts.ts";
 import { type CheckedSite, MonitorScheduler } from "./scheduler.ts";
 import { MonitorService } from "./service.ts";
 import type { MonitorRow } from "./sql/monitors.ts";
+import type { VettedTarget } from "./target.ts";
 
 export interface MonitorServices {
   monitors: MonitorService;
@@ -18,7 +19,9 @@ export interface MonitorServices {
 /** What monitors need of the readiness checks: wired in api/wiring/compose.ts, so this feature never imports that one. */
 export interface MonitorChecker {
   /** The origin a check of `domain` would reach; the `target-not-allowed` problem for a refused target. */
-  vet(domain: string): Promise<string>;
+  vet(domain: string): Promise<VettedTarget>;
+  /** Whether `host` (`host[:port]`) is a CHECKS_ALLOWED_TARGETS entry's: local work, never production. */
+  isLocalHost(host: string): boolean;
   /** Runs and stores a check of the monitor's origin. */
   check(monitor: MonitorRow): Promise<CheckedSite>;
   /** Whether checks may run now (the `checks` switch). */
@@ -59,6 +62,7 @@ export function createMonitorServices({
     docsUrl: config.docsUrl,
     freeSites,
     vetTarget: (domain) => checker.vet(domain),
+    isLocalHost: (host) => checker.isLocalHost(host),
   });
   const scheduler = new MonitorScheduler({
     db,

@@ -8,7 +8,7 @@ import type { PaymentEvent } from "./stripe-objects.ts";
 import type { PaymentWebhooks } from "./webhooks.ts";
 
 /** Stripe events are a few kilobytes; anything near this is not one. */
-const WEBHOOK_LIMIT_BYTES = 1_048_576;
+export const WEBHOOK_LIMIT_BYTES = 1_048_576;
 
 /**
  * `POST /api/v1/webhooks/stripe`: the raw bytes are verified against `Stripe-Signature` before

@@ -1,5 +1,6 @@
+import { redactPath } from "../../src/lib/redacted-paths.ts";
 import type { RequestId } from "./http/request-id.ts";
-import { type Logger, redactPath, sinkOf } from "./log.ts";
+import { type Logger, sinkOf } from "./log.ts";
 
 export interface RequestLine {
   requestId: RequestId;

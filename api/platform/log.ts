@@ -22,16 +22,3 @@ const SINKS = new WeakMap<Logger, pino.DestinationStream>();
 export function sinkOf(log: Logger): pino.DestinationStream | undefined {
   return SINKS.get(log);
 }
-
-/** Capability URLs carry their secret in the path: keep only a short prefix in logs. */
-export function redactPath(path: string): string {
-  return path
-    .replace(/^(\/api\/v1\/downloads\/)[^/?]+/, "$1[redacted]")
-    .replace(/^(\/api\/v1\/store\/sessions\/cs_(?:test|live)_)[^/?]+/, "$1[redacted]")
-    .replace(/^((?:\/api\/v1)?\/checks\/)[0-9a-f-]{36}/, "$1[redacted]")
-    .replace(
-      /^((?:\/api\/v1(?:\/agents)?)?\/monitors\/(?:confirm\/|unsubscribe\/)?)(?!(?:confirm|unsubscribe)(?:$|\?))[^/?]+/,
-      "$1[redacted]",
-    )
-    .replace(/\?.*$/, "");
-}

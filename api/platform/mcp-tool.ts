@@ -3,6 +3,7 @@ import type { ServiceState } from "../../src/lib/discovery/state.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import { findOperation, type OperationId } from "../../src/lib/registry.ts";
 import type { ToolAnnotationsSchema } from "../../src/schemas/mcp.ts";
+import type { BearerResource } from "./auth/bearer.ts";
 import type { OperationDefinition } from "./operations/definition.ts";
 import { type OperationDeps, performOperation } from "./operations/prepare-call.ts";
 import { validationProblem, violationsOf } from "./violations.ts";
@@ -18,6 +19,8 @@ export interface ToolContext {
   operations: OperationDeps;
   /** How an MCP client without a token gets one: "with the register_agent tool" while that tool is listed. */
   tokenSource?: string;
+  /** The protected resource the MCP endpoint is (`/mcp/agent`); the public `/mcp` is none, so it takes agent tokens only. */
+  resource?: BearerResource;
 }
 
 type Annotations = z.infer<typeof ToolAnnotationsSchema>;
@@ -109,6 +112,7 @@ export function operationTool<Id extends OperationId, Found, O extends ObjectSch
           params: spec.params ? parsed(spec.params, args) : {},
           readBody: async (schema) => parsed(schema, args),
           ...(context.tokenSource ? { tokenSource: context.tokenSource } : {}),
+          ...(context.resource ? { resource: context.resource } : {}),
         },
         context.operations,
       );

@@ -3,7 +3,7 @@ import { FastResponse } from "srvx";
 import { prefersMarkdown } from "../platform/http/accept.ts";
 import { markComplete } from "../platform/http/complete-response.ts";
 import { markStatic } from "../platform/http/static-request.ts";
-import { methodsForPath } from "../platform/operation-match.ts";
+import { methodNotAllowed, methodsForPath } from "../platform/operation-match.ts";
 import { ApiProblem } from "../platform/problem.ts";
 import type { SiteFiles, StaticRoute } from "./site-files.ts";
 import { staticAnswer } from "./static-answer.ts";
@@ -94,17 +94,13 @@ function canonicalRedirect(event: H3Event, url: string): Response {
 }
 
 /** Paths machines read: an unknown one answers a problem, not the HTML page for people. */
-const MACHINE_PREFIXES = ["/api/", "/schemas/", "/.well-known/"];
+const MACHINE_PREFIXES = ["/api/", "/schemas/", "/.well-known/", "/oauth/"];
 
 function notFound(event: H3Event, site: SiteFiles, path: string, method: string): Response {
   if (path.length > 1 && path.endsWith("/") && site.routes.has(path.slice(0, -1)))
     return canonicalRedirect(event, path.slice(0, -1));
   const allowed = methodsForPath(path);
-  if (allowed.length > 0 && !allowed.includes(method)) {
-    throw new ApiProblem("method-not-allowed", `${path} does not accept ${method}.`, {
-      headers: { Allow: allowed.join(", ") },
-    });
-  }
+  if (allowed.length > 0 && !allowed.includes(method)) throw methodNotAllowed(path, method, allowed);
   const docSegments = path.startsWith("/docs/") ? path.slice("/docs/".length).split("/").length : 0;
   if (MACHINE_PREFIXES.some((prefix) => path.startsWith(prefix)) || docSegments > 4) {
     const detail =

@@ -21,6 +21,7 @@ import type { StoreOperations } from "../store/operations.ts";
 import type { StoreServices } from "../store/services.ts";
 import type { WaitlistOperations } from "../waitlists/operations.ts";
 import type { WaitlistService } from "../waitlists/service.ts";
+import type { OAuthServices } from "./oauth-services.ts";
 
 /** Every service and operation of the running app; built by `composeServices` (api/wiring/compose.ts). */
 export interface AppServices extends CheckServices, MonitorServices {
@@ -45,6 +46,8 @@ export interface AppServices extends CheckServices, MonitorServices {
   webhooks: PaymentWebhooks;
   mail: MailOutbox;
   store: StoreServices;
+  /** The authorization server MCP clients sign in with, and its consent page. */
+  oauth: OAuthServices;
   /** Each feature's operations: the work the HTTP routes, MCP tools and page forms share. */
   operations: {
     agents: AgentOperations;

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { H3, type H3Event, type HTTPError } from "h3";
 import { currentPolicyVersions } from "../../src/lib/discovery/documents.ts";
+import { MCP_AGENT_PATH, type ProtectedResource, type ResourceName } from "../../src/lib/discovery/oauth.ts";
 import { CORS_HEADERS } from "../../src/lib/manifest.ts";
 import { agentRoutes } from "../agents/routes.ts";
 import { agentTools } from "../agents/tools.ts";
@@ -13,9 +14,11 @@ import type { HotRoute } from "../fast-path/hot-routes.ts";
 import { staticFileRoutes } from "../fast-path/static-files.ts";
 import { ToolCatalogue } from "../mcp/catalogue.ts";
 import { contentTools } from "../mcp/content-tools.ts";
-import { mcpRoutes } from "../mcp/routes.ts";
+import { agentEndpointGet, mcpRoutes } from "../mcp/routes.ts";
 import { monitorRoutes } from "../monitors/routes.ts";
 import { monitorTools } from "../monitors/tools.ts";
+import { OAUTH_LIFETIMES } from "../oauth/provider.ts";
+import { type OAuthRouteDeps, registerOAuthRoutes } from "../oauth/routes.ts";
 import { paymentWebhookRoute } from "../payments/webhook-route.ts";
 import { logRequestLine } from "../platform/access-log.ts";
 import { CLIENT_CLOSED_REQUEST, ClientClosedRequest } from "../platform/body.ts";
@@ -93,7 +96,17 @@ export function createApp(deps: AppDeps): H3 {
     ...services.operationDeps,
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    resource: resourceNamed(services, "api"),
   });
+  registerOAuthRoutes(app, oauthRouteDeps(deps));
+  app.get(
+    MCP_AGENT_PATH,
+    agentEndpointGet({
+      auth: services.operationDeps.auth,
+      resource: resourceNamed(services, "mcp-agent"),
+      trustProxy: config.trustProxy,
+    }),
+  );
   if (deps.pages) {
     const pageServices = (address: string) => pageServicesFor(services, address);
     registerPageRoutes(app, { config, log: deps.log, pageServices }, deps.pages);
@@ -125,13 +138,16 @@ export function createApp(deps: AppDeps): H3 {
  */
 export function operationRoutes({ config, services, log }: Pick<AppDeps, "config" | "services" | "log">): HttpRoute[] {
   const { operations, operationDeps, content } = services;
-  const catalogue = new ToolCatalogue([
+  const tools = [
     ...contentTools(content),
     ...checkTools(operations.checks, operationDeps.bodySchemas),
     ...monitorTools(operations.monitors, operationDeps.bodySchemas),
     ...agentTools(operations.agents, operationDeps.bodySchemas),
     ...waitlistTools(operations.waitlists, operationDeps.bodySchemas),
-  ]);
+  ];
+  const catalogue = new ToolCatalogue(tools);
+  // The agent endpoint serves the tools that act for a registration: the ones a token is needed for.
+  const agentCatalogue = new ToolCatalogue(tools.filter((tool) => tool.authentication === "bearer"));
   const site = { content, siteUrl: config.siteUrl, docsUrl: config.docsUrl, builtAt: services.now().toISOString() };
   return [
     ...serviceRoutes(services.monitor, content.service, currentPolicyVersions(content)),
@@ -141,7 +157,15 @@ export function operationRoutes({ config, services, log }: Pick<AppDeps, "config
     ...monitorRoutes(operations.monitors),
     ...storeRoutes(operations.store),
     paymentWebhookRoute(services.payments, services.webhooks),
-    ...mcpRoutes({ catalogue, site, monitor: services.monitor, operations: operationDeps, log }),
+    ...mcpRoutes({
+      catalogue,
+      agentCatalogue,
+      agentResource: resourceNamed(services, "mcp-agent"),
+      site,
+      monitor: services.monitor,
+      operations: operationDeps,
+      log,
+    }),
   ];
 }
 
@@ -156,6 +180,35 @@ export function hotRoutesFor(services: AppServices, site: SiteFiles | null, log:
     log,
   });
   return new Map([...(site ? staticFileRoutes(site, log) : []), standing]);
+}
+
+function resourceNamed(services: AppServices, name: ResourceName): ProtectedResource {
+  const resource = services.oauth.resources.find((candidate) => candidate.name === name);
+  if (!resource) throw new Error(`No protected resource ${name}`);
+  return resource;
+}
+
+/** The authorization server's routes: its endpoints and the consent page (api/oauth/). */
+function oauthRouteDeps({ config, services, log }: AppDeps): OAuthRouteDeps {
+  const common = { siteUrl: config.siteUrl, trustProxy: config.trustProxy, log };
+  return {
+    ...common,
+    provider: services.oauth.provider,
+    limiter: services.limiter,
+    consent: {
+      ...common,
+      provider: services.oauth.provider,
+      service: services.oauth.consent,
+      secrets: services.secrets,
+      bodyLimitBytes: config.bodyLimitBytes,
+      limiter: services.limiter,
+      lifetimes: {
+        accessTokenMinutes: OAUTH_LIFETIMES.accessToken / 60,
+        refreshDays: OAUTH_LIFETIMES.refreshToken / 86_400,
+      },
+      cookieMaxAgeSeconds: OAUTH_LIFETIMES.interaction,
+    },
+  };
 }
 
 function preflightHeaders(): Headers {

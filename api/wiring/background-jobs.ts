@@ -46,3 +46,24 @@ export function startCommerceJobs(
   }
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
 }
+
+/**
+ * The authorization server's housekeeping: records (codes, tokens, sessions, interactions) a day past
+ * their expiry are deleted, every ten minutes. Any instance may run it; a delete is idempotent.
+ */
+export function startOAuthHousekeeping(
+  services: Pick<AppServices, "oauth">,
+  log: Logger,
+  intervalMs = 600_000,
+): { stop: () => Promise<void> } {
+  const job = new BackgroundJob("oauth-housekeeping", () => services.oauth.purgeExpired(), log);
+  // Nothing is due at start: the first run waits a whole interval, so starting (and a quick stop) costs nothing.
+  const first = setTimeout(() => job.start(intervalMs), intervalMs);
+  first.unref();
+  return {
+    stop: async () => {
+      clearTimeout(first);
+      await job.stop();
+    },
+  };
+}

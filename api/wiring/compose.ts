@@ -4,7 +4,7 @@ import { withSiteUrls } from "../../src/content/site-placeholders.ts";
 import { requestSchemas } from "../../src/lib/json-schemas.ts";
 import { agentOperations } from "../agents/operations.ts";
 import { AgentService } from "../agents/service.ts";
-import { findTokenOwner, readStandingEpoch } from "../agents/sql.ts";
+import { findOAuthTokenOwner, findTokenOwner, readStandingEpoch } from "../agents/sql.ts";
 import { checkOperations } from "../checks/operations.ts";
 import type { ChecksService } from "../checks/service.ts";
 import { checkMailDeps, checkWebhooks, createCheckServices } from "../checks/services.ts";
@@ -14,12 +14,12 @@ import { migrate } from "../db/migrate.ts";
 import type { Sql } from "../db/sql.ts";
 import { MailOutbox } from "../mail/outbox.ts";
 import { createSmtpTransport } from "../mail/transport.ts";
-import { monitorBounces } from "../monitors/mail.ts";
 import { monitorOperations } from "../monitors/operations.ts";
 import { createMonitorServices, monitorMailDeps } from "../monitors/services.ts";
 import { paymentsGatewayFor } from "../payments/stripe-client.ts";
 import { PaymentWebhooks } from "../payments/webhooks.ts";
 import { hashToken } from "../platform/auth/agent-token.ts";
+import { isOAuthAccessToken } from "../platform/auth/oauth-token.ts";
 import { StandingEpoch } from "../platform/auth/standing-epoch.ts";
 import { TokenOwnerCache } from "../platform/auth/token-owner-cache.ts";
 import { type LookupKeys, loadLookupKeys } from "../platform/credentials/lookup-keys.ts";
@@ -41,16 +41,20 @@ import { WaitlistService } from "../waitlists/service.ts";
 import type { AppServices } from "./app-services.ts";
 import { rewriteLegacyCredentials } from "./credential-rewrite.ts";
 import { mailTemplates } from "./mail-templates.ts";
+import { composeOAuth } from "./oauth-services.ts";
+import { signInRegistrations } from "./sign-in-registrations.ts";
 import { webhookTable } from "./webhook-table.ts";
 
 export interface ComposeOptions {
   /** DNS for the readiness checker (tests make fixture names resolve). */
   checkerLookup?: ConstructorParameters<typeof ChecksService>[0]["lookup"];
   now?: () => Date;
-  /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s). */
+  /** How long a reading of switches and component health, and a token's owner, stay fresh (default 1 s; TOKEN_CACHE_MS for the owner). */
   stateTtlMs?: number;
   /** Checkpoint an embedded database file from a worker thread this often (the server does; tests need not). */
   checkpointEveryMs?: number;
+  /** DNS for the authorization server's client ID metadata documents (tests make a name resolve privately). */
+  clientDocumentLookup?: ConstructorParameters<typeof ChecksService>[0]["lookup"];
 }
 
 interface CommerceDeps {
@@ -83,12 +87,17 @@ export function composeCommerce({ config, content, db, now, secrets, keys, log }
       checks: checkMailDeps(config, content, db, secrets, keys),
       monitors: monitorMailDeps(config, content, db, secrets, keys),
     }),
-    bounced: monitorBounces(db),
   });
   return { payments, store, storeDeps, mail };
 }
 
-function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: () => Date): RateLimiter {
+function rateLimiterFor(
+  config: Config,
+  content: Content,
+  db: () => Sql,
+  now: () => Date,
+  secrets: SecretRing,
+): RateLimiter {
   let policies: ReturnType<typeof ratePolicies>;
   try {
     // The free checks a day come from content/pricing.yaml unless RATE_LIMITS says otherwise.
@@ -101,7 +110,10 @@ function rateLimiterFor(config: Config, content: Content, db: () => Sql, now: ()
       `Invalid configuration; fix these environment variables:\n  RATE_LIMITS: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const store = config.rateLimit.store === "database" ? new DatabaseRateLimitStore(db) : new MemoryRateLimitStore();
+  const store =
+    config.rateLimit.store === "database"
+      ? new DatabaseRateLimitStore(db, secrets.current)
+      : new MemoryRateLimitStore();
   return new RateLimiter(store, policies, () => now().getTime());
 }
 
@@ -128,7 +140,7 @@ export async function composeServices(config: Config, log: Logger, options: Comp
   const keys = await loadLookupKeys(database.client, secrets);
   await logRewrite(log, await rewriteLegacyCredentials(database.client, async () => keys));
   const db = () => database.client;
-  const limiter = rateLimiterFor(config, content, db, now);
+  const limiter = rateLimiterFor(config, content, db, now, secrets);
   const monitor = new ServiceStateMonitor({
     database,
     onDatabaseReopened: async () => {
@@ -147,10 +159,14 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     ttlMs: options.stateTtlMs ?? 1_000,
   });
   const tokenOwners = new TokenOwnerCache(
-    options.stateTtlMs ?? 1_000,
+    // TOKEN_CACHE_MS=0 turns it off whatever the caller's lifetime (a test's stateTtlMs) says.
+    config.tokenCacheMs === 0 ? 0 : (options.stateTtlMs ?? config.tokenCacheMs),
     () => now().getTime(),
     undefined,
-    (token) => findTokenOwner(database.client, hashToken(token)),
+    (token) =>
+      isOAuthAccessToken(token)
+        ? findOAuthTokenOwner(database.client, hashToken(token))
+        : findTokenOwner(database.client, hashToken(token)),
   );
   const standingEpoch = new StandingEpoch(() => readStandingEpoch(db()));
   const { payments, store, storeDeps, mail } = composeCommerce({ config, content, db, now, secrets, keys, log });
@@ -176,7 +192,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     keys,
     log,
     checker: {
-      vet: (domain) => checks.origin(domain),
+      vet: (domain) => checks.target(domain),
+      isLocalHost: (host) => checks.isAllowListedHost(host),
       check: (watched) =>
         checks.run({ domain: watched.origin, ...(watched.profile ? { profile: watched.profile } : {}) }),
       isOpen: async () => (await monitor.current()).switches.checks,
@@ -199,6 +216,35 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     onStandingChanged: (agentId) => tokenOwners.forgetAgent(agentId),
   });
   const bodySchemas = requestSchemas(content);
+  const operations = {
+    agents: agentOperations(agents),
+    checks: checkOperations(checkServices.checks, checkServices.checkPayments),
+    monitors: monitorOperations(monitorServices.monitors),
+    store: storeOperations(store),
+    waitlists: waitlistOperations(waitlist, agentWaitlist),
+  };
+  const operationDeps = {
+    limiter,
+    monitor,
+    service: content.service,
+    auth: {
+      findOwner: (hash: Uint8Array) => findTokenOwner(db(), hash),
+      findOAuthOwner: (hash: Uint8Array) => findOAuthTokenOwner(db(), hash),
+      limiter,
+      cache: tokenOwners,
+      epoch: standingEpoch,
+    },
+    bodySchemas,
+  };
+  const oauth = composeOAuth({
+    config,
+    log,
+    db,
+    now,
+    secrets,
+    registrations: signInRegistrations({ operations, operationDeps, monitor, content, database }),
+    ...(options.clientDocumentLookup ? { lookup: options.clientDocumentLookup } : {}),
+  });
   return {
     content,
     database,
@@ -218,19 +264,8 @@ export async function composeServices(config: Config, log: Logger, options: Comp
     webhooks,
     mail,
     store,
-    operations: {
-      agents: agentOperations(agents),
-      checks: checkOperations(checkServices.checks, checkServices.checkPayments),
-      monitors: monitorOperations(monitorServices.monitors),
-      store: storeOperations(store),
-      waitlists: waitlistOperations(waitlist, agentWaitlist),
-    },
-    operationDeps: {
-      limiter,
-      monitor,
-      service: content.service,
-      auth: { findOwner: (hash) => findTokenOwner(db(), hash), limiter, cache: tokenOwners, epoch: standingEpoch },
-      bodySchemas,
-    },
+    oauth,
+    operations,
+    operationDeps,
   };
 }

@@ -1,6 +1,7 @@
 import { type CheckMailDeps, checkMailTemplates } from "../checks/mail.ts";
 import type { MailTemplate } from "../mail/outbox.ts";
-import { type MonitorMailDeps, monitorMailTemplates } from "../monitors/mail.ts";
+import type { MonitorMailDeps } from "../monitors/mail/parts.ts";
+import { monitorMailTemplates } from "../monitors/mail/templates.ts";
 import { type StoreMailDeps, storeMailTemplates } from "../store/mail.ts";
 
 /**

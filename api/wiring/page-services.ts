@@ -18,7 +18,7 @@ import { checkFailureForPeople, fieldOf, type PeopleFailure, waitlistFailureForP
  * Runs a form action with the same rules as the JSON API, returning a result the page can show.
  * `forPeople` words the failure for the form; without it the problem's own detail is shown.
  */
-async function asForm<T>(
+export async function asForm<T>(
   action: () => Promise<T>,
   forPeople?: (problem: ApiProblem) => PeopleFailure,
 ): Promise<FormResult<T>> {
@@ -44,7 +44,7 @@ function textField(input: unknown, name: string): string {
 }
 
 /** Validates a form's fields with the API's own schema; a failure names each field as the API would. */
-function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw validationProblem(violationsOf(parsed.error));
   return parsed.data;

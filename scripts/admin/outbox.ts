@@ -66,9 +66,11 @@ export const outboxCommand = defineCommand({
           for (const { id, message } of messages) {
             say(`\n--- ${id} ---`);
             say(
-              message
-                ? `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`
-                : "(nothing to send any more: it will be cancelled)",
+              !message
+                ? "(nothing to send any more: it will be cancelled)"
+                : "skipped" in message
+                  ? `(it will be cancelled: ${message.skipped})`
+                  : `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`,
             );
           }
         }),

@@ -1,6 +1,6 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { chromiumPath } from "../../test/helpers/chromium.ts";
+import { chromiumPath } from "../../src/lib/chromium.ts";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo", "agentic-browsing"] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -11,10 +11,26 @@ export interface AuditResult {
   title: string;
   score: number | null;
   scoreDisplayMode: string;
+  /** Rows the audit lists (tools, forms, failing rules); null when it lists nothing. */
+  items: number | null;
+}
+
+/** Rows of an audit's details: a table's items, or the items of each table of a list (webmcp-registered-tools). */
+function detailRows(details: unknown): number | null {
+  if (typeof details !== "object" || details === null || !("items" in details) || !Array.isArray(details.items))
+    return null;
+  if (!("type" in details) || details.type !== "list") return details.items.length;
+  // Each item of a list is a section whose `value` is a table.
+  return details.items.reduce((sum: number, section: unknown) => {
+    const table = typeof section === "object" && section !== null && "value" in section ? section.value : section;
+    return sum + (detailRows(table) ?? 0);
+  }, 0);
 }
 
 export interface PageAudit {
   url: string;
+  /** The Lighthouse version that ran, e.g. `13.5.0`. */
+  version: string;
   /** 0–100 per category; `null` when Lighthouse could not score it. */
   scores: Record<Category, number | null>;
   /** Titles of the audits that cost points, so a score below 100 says why. */
@@ -57,7 +73,7 @@ export async function auditPages(
   categories: readonly Category[] = CATEGORIES,
 ): Promise<PageAudit[]> {
   const chrome = await chromeLauncher.launch({
-    chromePath: chromiumPath(),
+    chromePath: chromiumPath(process.env),
     chromeFlags: [
       "--headless=new",
       "--no-sandbox",
@@ -106,7 +122,15 @@ async function auditOnce(url: string, port: number, categories: readonly Categor
       (scored[id]?.auditRefs ?? []).flatMap((ref) => {
         const audit = details[ref.id];
         return audit
-          ? [{ id: ref.id, title: audit.title, score: audit.score, scoreDisplayMode: audit.scoreDisplayMode }]
+          ? [
+              {
+                id: ref.id,
+                title: audit.title,
+                score: audit.score,
+                scoreDisplayMode: audit.scoreDisplayMode,
+                items: detailRows(audit.details),
+              },
+            ]
           : [];
       }),
     ]),
@@ -118,5 +142,5 @@ async function auditOnce(url: string, port: number, categories: readonly Categor
       .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 1)
       .map((audit) => `${id}: ${audit?.title} (${audit?.displayValue ?? audit?.score})`),
   );
-  return { url, scores, failing, audits };
+  return { url, version: result.lhr.lighthouseVersion, scores, failing, audits };
 }

@@ -2,18 +2,23 @@ import { fork } from "node:child_process";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { SiteRenderer } from "../../api/checks/engine/render/site-renderer.ts";
 import { runReadinessCheck } from "../../api/checks/engine/run-check.ts";
 import { defineCheckerSettings } from "../../api/checks/engine/settings.ts";
 import { ed25519KeyFromSeed, newEd25519Seed } from "../../api/platform/signing/jwk.ts";
 import { crawlerSigner } from "../../api/platform/signing/request-signature.ts";
+import { chromiumPath } from "../../src/lib/chromium.ts";
 import { listCorpusSites, startCorpusSite } from "../../test/fixtures/sites/corpus.ts";
 import { noInternet } from "../../test/fixtures/sites/corpus-run.ts";
+import { browserMemory, type ProcessMemory } from "./lib/browser-memory.ts";
 
 const FIXTURE_PROCESS_FLAG = "CHECKS_BENCH_FIXTURE";
 
 /** The corpus sites the benchmark scans: a well-prepared one, and the hostile one (its time must fit the budget). */
 const WELL_PREPARED = "exemplary";
 const HOSTILE = "hostile";
+/** The client-rendered corpus site a rendered scan is timed on: three pages, scripts that build them. */
+const CLIENT_RENDERED = "shop-spa";
 
 export interface FixtureAddress {
   origin: string;
@@ -76,11 +81,60 @@ export interface ChecksBenchResult {
   /** Largest request count of any scan above, the hostile one included (budget 60). */
   requestsPerScan: number;
   peakRssMb: number;
+  /** Median wall time of one rendered scan (`render: true`) of the client-rendered site, the browser already up. */
+  renderedMedianMs: number;
+  renderedRuns: number;
+  /** The first rendered scan, which launches the browser. */
+  renderedFirstMs: number;
+  /** Largest request count of a rendered scan: the scan's own and the browser's. */
+  renderedRequests: number;
+  /** The browser's processes while scans rendered: peak proportional set size, and the RSS sum at that moment. */
+  browserPeakPssMb: number;
+  browserPeakRssMb: number;
+  browserProcesses: number;
   /** The 1-minute load average when the benchmark finished: the machine may be shared. */
   loadAverage: number;
 }
 
+const RENDERED_RUNS = 5;
+
+/** Times rendered scans of the client-rendered site and samples the browser's memory every 100 ms meanwhile. */
+async function benchRendered(site: FixtureAddress, settings: ReturnType<typeof defineCheckerSettings>) {
+  const renderer = new SiteRenderer({ executablePath: chromiumPath(process.env), settings });
+  let peak: ProcessMemory = { processes: 0, pssMb: 0, rssMb: 0 };
+  const sampler = setInterval(() => {
+    const now = browserMemory();
+    if (now.pssMb > peak.pssMb) peak = now;
+  }, 100);
+  const scan = async () => {
+    const started = performance.now();
+    const result = await runReadinessCheck({ target: site.origin, settings, lookup: noInternet, renderer });
+    if (result.render?.status !== "rendered") throw new Error(`the bench could not render: ${result.render?.note}`);
+    return { ms: performance.now() - started, requests: result.requests };
+  };
+  try {
+    const first = await scan();
+    const runs = [];
+    for (let run = 0; run < RENDERED_RUNS; run += 1) runs.push(await scan());
+    return {
+      renderedMedianMs: Math.round(median(runs.map((run) => run.ms))),
+      renderedRuns: RENDERED_RUNS,
+      renderedFirstMs: Math.round(first.ms),
+      renderedRequests: Math.max(first.requests, ...runs.map((run) => run.requests)),
+      browserPeakPssMb: peak.pssMb,
+      browserPeakRssMb: peak.rssMb,
+      browserProcesses: peak.processes,
+    };
+  } finally {
+    clearInterval(sampler);
+    await renderer.close();
+  }
+}
+
 const RUNS = 10;
+/** The documented budget of a rendered scan (docs/checks, "Rendered checks"): its median, and the browser's peak. */
+export const RENDERED_SCAN_TARGET_MS = 8_000;
+export const BROWSER_PSS_TARGET_MB = 600;
 const CONCURRENT = 20;
 
 function median(values: readonly number[]): number {
@@ -91,12 +145,12 @@ function median(values: readonly number[]): number {
 
 /** Times full readiness checks of corpus sites on loopback: the well-prepared one alone and 20 at once, the hostile one. */
 export async function benchChecks(): Promise<ChecksBenchResult> {
-  const sites = await startFixtureProcess([WELL_PREPARED, HOSTILE]);
+  const sites = await startFixtureProcess([WELL_PREPARED, HOSTILE, CLIENT_RENDERED]);
   const siteUrl = "https://agent-ready.test";
   // Signed as the service signs, with a key made for the run: signing is part of what a check costs.
   const ring = { current: ed25519KeyFromSeed(newEd25519Seed()), previous: [] };
   const settings = defineCheckerSettings({
-    allowedTargets: [sites.exemplary.hostPort, sites.hostile.hostPort],
+    allowedTargets: [sites.exemplary.hostPort, sites.hostile.hostPort, sites["shop-spa"].hostPort],
     siteUrl,
     signer: crawlerSigner(ring, siteUrl),
   });
@@ -118,6 +172,9 @@ export async function benchChecks(): Promise<ChecksBenchResult> {
     const hostile = await check(sites.hostile);
     const hostileMs = performance.now() - started;
     requests = Math.max(requests, hostile.requests, ...results.map((result) => result.requests));
+    // Measured after the static figures, so the checking process's peak RSS above is the checker's alone.
+    const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    const rendered = await benchRendered(sites["shop-spa"], settings);
     return {
       singleMedianMs: Math.round(median(times)),
       singleRuns: RUNS,
@@ -125,7 +182,8 @@ export async function benchChecks(): Promise<ChecksBenchResult> {
       concurrent: CONCURRENT,
       hostileMs: Math.round(hostileMs),
       requestsPerScan: requests,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peakRssMb,
+      ...rendered,
       loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
     };
   } finally {
@@ -140,6 +198,19 @@ function printTable(result: ChecksBenchResult): void {
     ["the hostile site", `${result.hostileMs} ms`, "≤ 15000 ms"],
     ["requests per scan (max)", String(result.requestsPerScan), "≤ 60"],
     ["peak RSS", `${result.peakRssMb} MB`, ""],
+    [
+      `one rendered scan, median of ${result.renderedRuns}`,
+      `${result.renderedMedianMs} ms`,
+      `≤ ${RENDERED_SCAN_TARGET_MS} ms`,
+    ],
+    ["first rendered scan (launches the browser)", `${result.renderedFirstMs} ms`, "≤ 15000 ms"],
+    ["requests per rendered scan (max)", String(result.renderedRequests), "≤ 210"],
+    [
+      `browser memory, peak PSS (${result.browserProcesses} processes)`,
+      `${result.browserPeakPssMb} MB`,
+      `≤ ${BROWSER_PSS_TARGET_MB} MB`,
+    ],
+    ["browser memory, RSS sum at that peak", `${result.browserPeakRssMb} MB`, ""],
     ["load average (1 min)", String(result.loadAverage), ""],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { NGINX_OWN_HEADERS } from "../../src/lib/nginx-conf.ts";
 import { freePort } from "../lib/free-port.ts";
 import { startSqld } from "../lib/sqld.ts";
-import { nginxBinary, startStaticFront } from "../lib/static-front.ts";
+import { apiBodyLimits, nginxBinary, startStaticFront } from "../lib/static-front.ts";
 import { BENCH_AGENT_ENTRY, seedAgents } from "./lib/agents.ts";
 import { compareWithBaseline, runLoad } from "./lib/load.ts";
 import type { LoadResult } from "./lib/load-shapes.ts";
@@ -146,6 +146,8 @@ export async function benchScaleOut(distDir: string, siteUrl: string, port: numb
       port: frontPort,
       workDir: join(dataDir, "nginx-front"),
       workers: 1,
+      siteUrl,
+      bodyLimits: apiBodyLimits({}),
     });
     try {
       await measureWrites(front.url, tokens.slice(15_000, 21_000), "warm-two");

@@ -2,6 +2,7 @@ import type { CheckDefinition } from "../../api/checks/engine/check-types.ts";
 import { COUNTERPARTS, WITHOUT_COUNTERPART } from "../../api/checks/engine/suite/counterparts.ts";
 import { CATEGORY_TITLES, SUITE_VERSION } from "../../api/checks/engine/suite/registry.ts";
 import { CheckCategorySchema, type CheckStatus, CheckStatusSchema } from "../../src/schemas/report.ts";
+import { type SideBySideSite, sideBySideSection } from "./lighthouse-comparison.ts";
 
 /** One corpus site as the page shows it: what it is, and the verdicts expected and got for each check. */
 export interface CorpusOutcome {
@@ -9,6 +10,8 @@ export interface CorpusOutcome {
   summary: string;
   profiles: readonly string[];
   verdicts: ReadonlyArray<{ id: string; expected: CheckStatus | undefined; got: CheckStatus }>;
+  /** A rendered site with Lighthouse's audits of it: shown beside our rendered verdicts; null otherwise. */
+  sideBySide: SideBySideSite | null;
 }
 
 const STATUSES = CheckStatusSchema.options;
@@ -69,10 +72,11 @@ function counterpartTables(suite: readonly CheckDefinition[]): string[] {
     "## Counterparts in other scanners",
     "",
     "Where a check answers the same question as a check of Cloudflare's isitagentready or an audit of Lighthouse's",
-    "Agentic Browsing category, so a report of ours can be read next to theirs. WebMCP is read from the page's markup",
-    "and its own scripts, where Cloudflare and Lighthouse load the page in a browser: a tool registered by code we",
-    "cannot see (another origin, a computed call) is missed, and the input schemas of script-registered tools are not",
-    "validated.",
+    "Agentic Browsing category, so a report of ours can be read next to theirs. Without rendering, WebMCP is read from",
+    "the page's markup and its own scripts (`webmcp.tools`, `webmcp.valid`): a tool registered by code we cannot see",
+    "(another origin, a computed call) is missed. A rendered scan (`render: true`) reads the tools as Lighthouse does,",
+    "from the browser (`render.webmcp`, `render.webmcp-valid`), and answers the two audits that need a browser",
+    "(`render.agent-tree`, `render.layout-shift`).",
     "",
     "| Check | Cloudflare isitagentready | Lighthouse |",
     "|---|---|---|",
@@ -84,17 +88,18 @@ function counterpartTables(suite: readonly CheckDefinition[]): string[] {
       ids === undefined ? "–" : (typeof ids === "string" ? [ids] : ids).map((id) => `\`${id}\``).join(", ");
     lines.push(`| \`${check.id}\` | ${name(counterpart.cloudflare)} | ${name(counterpart.lighthouse)} |`);
   }
-  lines.push(
-    "",
-    "Their checks and audits that no check here answers, and why (what needs a page rendered in a browser is future",
-    "work, not faked from the markup):",
-    "",
-    "| Scanner | Id | Why |",
-    "|---|---|---|",
-  );
-  for (const entry of WITHOUT_COUNTERPART) {
-    const why = entry.needsRenderedPage ? `Future work (needs a rendered page). ${entry.reason}` : entry.reason;
-    lines.push(`| ${entry.scanner === "cloudflare" ? "Cloudflare" : "Lighthouse"} | \`${entry.id}\` | ${cell(why)} |`);
+  if (WITHOUT_COUNTERPART.length > 0) {
+    lines.push(
+      "",
+      "Their checks and audits that no check here answers, and why:",
+      "",
+      "| Scanner | Id | Why |",
+      "|---|---|---|",
+    );
+    for (const entry of WITHOUT_COUNTERPART)
+      lines.push(
+        `| ${entry.scanner === "cloudflare" ? "Cloudflare" : "Lighthouse"} | \`${entry.id}\` | ${cell(entry.reason)} |`,
+      );
   }
   lines.push("");
   return lines;
@@ -170,10 +175,14 @@ export function renderCatalogue(suite: readonly CheckDefinition[], outcomes: rea
     ...checkTables(suite),
     ...counterpartTables(suite),
     ...corpusTables(outcomes),
+    ...sideBySideSection(
+      outcomes.flatMap((outcome) => (outcome.sideBySide === null ? [] : [outcome.sideBySide])),
+      suite,
+    ),
     "## Our own site",
     "",
     "AgentReady runs this suite against itself in its tests and must score full marks on every check that applies",
-    "to it.",
+    "to it, and its pages, rendered through the same guard, pass every rendered check that applies.",
     "",
   ];
   return lines.join("\n");

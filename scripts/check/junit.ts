@@ -1,3 +1,4 @@
+import { inertLine } from "../../src/lib/site-text.ts";
 import type { Finding, ReadinessResult } from "../../src/schemas/report.ts";
 
 // XML 1.0 §2.2 allows only these characters; a message quoting a site's bytes may hold others.
@@ -10,8 +11,11 @@ const ENTITIES: Readonly<Record<string, string>> = {
   "'": "&apos;",
 };
 
+/** Inert first (src/lib/site-text.ts: a message quotes what the site wrote), then XML: a CI viewer shows it as text. */
 function escapeXml(text: string): string {
-  return text.replace(NOT_XML_CHARACTER, "\uFFFD").replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
+  return inertLine(text)
+    .replace(NOT_XML_CHARACTER, "\uFFFD")
+    .replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
 }
 
 const attributes = (values: Readonly<Record<string, string | number>>): string =>

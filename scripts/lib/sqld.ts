@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -15,6 +15,12 @@ import { freePort } from "./free-port.ts";
  * libsql-wal, 11 of 11 held with exact counts and survived a restart.
  */
 export const SQLD_FLAGS = ["--no-welcome", "--use-custom-wal", "libsql-wal"] as const;
+
+/**
+ * sqld creates its data files with the process's umask (0644 under the usual 022): it starts under
+ * 0077 instead, so what it writes is its owner's alone (files 0600, directories 0700).
+ */
+const PRIVATE_UMASK = "077";
 
 export interface RunningSqld {
   /** What DATABASE_URL is set to: sqld's HTTP API (Hrana over HTTP). */
@@ -53,23 +59,32 @@ export function sqldBinary(): string {
  * directory), and waits until `GET /health` answers.
  */
 export async function startSqld(
-  options: { port?: number; dataDir?: string; quiet?: boolean } = {},
+  options: {
+    port?: number;
+    dataDir?: string;
+    quiet?: boolean;
+    /** Require a signed token on every request (`--auth-jwt-key-file`, scripts/lib/sqld-auth.ts). */
+    authJwtKeyFile?: string;
+  } = {},
 ): Promise<RunningSqld> {
   const binary = sqldBinary();
   const port = options.port ?? (await freePort());
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "sqld-")));
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
 
   const start = async () => {
-    const started = spawn(
-      binary,
-      ["--db-path", join(dataDir, "data.sqld"), "--http-listen-addr", `127.0.0.1:${port}`, ...SQLD_FLAGS],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn" } },
-    );
+    const auth = options.authJwtKeyFile ? ["--auth-jwt-key-file", options.authJwtKeyFile] : [];
+    const args = ["--db-path", join(dataDir, "data.sqld"), "--http-listen-addr", `127.0.0.1:${port}`, ...SQLD_FLAGS];
+    // Through sh for its umask; `exec` leaves sqld itself as the child, so signals reach it.
+    const started = spawn("/bin/sh", ["-c", `umask ${PRIVATE_UMASK} && exec "$0" "$@"`, binary, ...args, ...auth], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn" },
+    });
     child = started;
     started.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     started.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -148,10 +148,13 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
 };
 
-/** Public JSON and text may be read from any origin; cookies are never involved. */
+/**
+ * Public JSON and text may be read from any origin; cookies are never involved. A browser-based MCP
+ * client reads a 401's `WWW-Authenticate` to find where to sign in (RFC 9728 §5.1).
+ */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "ETag, Link, Location, Retry-After, RateLimit, RateLimit-Policy",
+  "Access-Control-Expose-Headers": "ETag, Link, Location, Retry-After, RateLimit, RateLimit-Policy, WWW-Authenticate",
 };
 
 export function isCorsType(type: string): boolean {
@@ -182,7 +185,16 @@ export function cdnFiles(manifest: RouteManifest, apiOrigin: string): { headers:
     if (`/${route.file}` !== url || route.type !== typeForFile(route.file)) rules.push(["Content-Type", route.type]);
     headerBlocks.push([url, rules]);
   }
-  for (const dynamic of ["/api/*", "/health", "/mcp", "/mcp/*", "/checks/*", "/store/return", "/store/buy/*"]) {
+  for (const dynamic of [
+    "/api/*",
+    "/health",
+    "/mcp",
+    "/mcp/*",
+    "/oauth/*",
+    "/checks/*",
+    "/store/return",
+    "/store/buy/*",
+  ]) {
     redirects.push(`${dynamic} ${apiOrigin}${dynamic.replace("*", ":splat")} 200`);
   }
   const headers = headerBlocks

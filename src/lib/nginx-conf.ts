@@ -1,4 +1,7 @@
 import type { RouteEntry, RouteManifest } from "./manifest.ts";
+import { nginxAccessLog } from "./nginx-log.ts";
+import { type BodyLimits, INSTANCE_RETRY_SECONDS, nginxProblemMaps, nginxProblemRules } from "./nginx-problems.ts";
+import { findOperation } from "./registry.ts";
 import { staticFileHeaders } from "./static-headers.ts";
 
 /** The response headers nginx writes itself, whatever its configuration: the rest of a head is the build's rules. */
@@ -76,7 +79,7 @@ export function nginxRoutes(manifest: RouteManifest): string {
  * the client), and, when an instance cannot be reached, the next one. nginx never resends a
  * request that may have reached an instance unless its method is idempotent.
  */
-const PROXY = [
+export const PROXY = [
   `  proxy_pass http://${NGINX_UPSTREAM};`,
   "  proxy_http_version 1.1;",
   '  proxy_set_header Connection "";',
@@ -101,6 +104,10 @@ export interface NginxServerOptions {
   routesFile: string;
   /** Worker processes (`auto`: one per core). */
   workers?: number | "auto";
+  /** The service's public URL (SITE_URL): the base of the problem types the front answers with. */
+  siteUrl: string;
+  /** The API's body limits, which the front enforces with the same numbers and the same 413. */
+  bodyLimits: BodyLimits;
 }
 
 /**
@@ -112,17 +119,20 @@ export function nginxConfig(options: {
   workers: number | "auto";
   comment: string;
   http: string;
+  /** The http-level access log lines; nginx's default format in `workDir/access.log` unless given. */
+  accessLog?: string;
+  /** The least severe error logged (`warn` unless given). */
+  errorLogLevel?: "warn" | "crit";
 }): string {
   const { workDir } = options;
   return `# ${options.comment}
 worker_processes ${options.workers};
 daemon off;
 pid ${workDir}/nginx.pid;
-error_log ${workDir}/error.log warn;
+error_log ${workDir}/error.log ${options.errorLogLevel ?? "warn"};
 events { worker_connections 4096; }
 http {
-  access_log ${workDir}/access.log;
-  client_body_temp_path ${workDir}/body;
+${options.accessLog ?? `  access_log ${workDir}/access.log;\n`}  client_body_temp_path ${workDir}/body;
   proxy_temp_path ${workDir}/proxy;
   fastcgi_temp_path ${workDir}/fastcgi;
   uwsgi_temp_path ${workDir}/uwsgi;
@@ -135,15 +145,30 @@ ${options.http}}
 }
 
 /**
- * A whole nginx.conf for the static front of `npm run cluster`: round-robin over the instances, an
- * instance that fails a connection skipped for 5 s, the build's routes included.
+ * A whole nginx.conf for the static front of `npm run cluster`: the build's routes included, an
+ * access log without secrets (nginx-log.ts), the API's body limits and its problems where nginx
+ * answers itself (nginx-problems.ts), and the instances behind an upstream where an instance that
+ * fails a connection is skipped for a while.
+ *
+ * Requests that carry a bearer token go to one instance per token (a consistent hash, so adding an
+ * instance moves few tokens): each instance keeps the token owners it read for a second
+ * (api/platform/auth/token-owner-cache.ts) and forgets an agent's as soon as the agent writes
+ * through it, so an agent reads its own writes. Requests without a token go round-robin.
  */
 export function nginxServerConfig(options: NginxServerOptions): string {
-  const upstream = options.instances.map((instance) => `    server ${instance} max_fails=1 fail_timeout=5s;`);
+  const upstream = options.instances.map(
+    (instance) => `    server ${instance} max_fails=1 fail_timeout=${INSTANCE_RETRY_SECONDS}s;`,
+  );
+  const webhookPath = findOperation("receiveStripeWebhook").path;
   return nginxConfig({
     workDir: options.workDir,
     workers: options.workers ?? "auto",
     comment: "Written by npm run cluster (src/lib/nginx-conf.ts).",
+    accessLog: nginxAccessLog(`${options.workDir}/access.log`),
+    // An error line quotes the whole request line, secrets in its path included ("no live upstreams
+    // … request: GET /api/v1/downloads/<token>"): only what stops nginx itself is logged there. A
+    // failed instance shows in the access log (a 503 and the instances tried) and in npm run cluster.
+    errorLogLevel: "crit",
     http: `  server_tokens off;
   # The build's files never change under a running front: keep their descriptors and metadata open
   # rather than opening and stat-ing each file per request (the front answered 64 % of a bare nginx).
@@ -151,13 +176,17 @@ export function nginxServerConfig(options: NginxServerOptions): string {
   open_file_cache_valid 60s;
   # Markdown asked for explicitly (Accept: text/markdown, not only */*): the API negotiates it.
   map $http_accept $agentready_wants_markdown { default 0; "~*text/markdown" 1; }
-  upstream ${NGINX_UPSTREAM} {
+  # The agent token in Authorization, however the header spells "Bearer": what picks its instance.
+  map $http_authorization $agentready_token { default ""; "~*^bearer +(?<agentready_bearer>[^ ]+) *$" $agentready_bearer; }
+${nginxProblemMaps()}  upstream ${NGINX_UPSTREAM} {
+    hash $agentready_token consistent;
 ${upstream.join("\n")}
     keepalive 64;
   }
   server {
     listen ${options.listen};
     root ${options.root};
+${nginxProblemRules(options.siteUrl, options.bodyLimits, webhookPath, PROXY)}
     include ${options.routesFile};
   }
 `,

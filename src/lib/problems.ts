@@ -217,7 +217,8 @@ export const PROBLEM_TYPES = [
     code: "service-unavailable",
     status: 503,
     title: "A component behind this endpoint is unavailable",
-    meaning: "The database, the payment provider, mail or the file store is not available right now.",
+    meaning:
+      "The database, the payment provider, mail or the file store is not available right now; or, behind the front of a scale-out deployment, no API instance answered.",
     action: "Retry after `Retry-After` seconds; /status.json shows which component is down.",
   },
   {

@@ -1,3 +1,4 @@
+import { OAUTH_PATHS, protectedResourceMetadataPath } from "./discovery/oauth.ts";
 import {
   API_SECURITY_HEADERS,
   CORS_HEADERS,
@@ -16,6 +17,25 @@ export function twinOf(url: string): string {
 /** The HTML page a Markdown twin answers for (`/index.md` → `/`). */
 export function pageOf(twinUrl: string): string {
   return twinUrl === "/index.md" ? "/" : twinUrl.slice(0, -".md".length);
+}
+
+/**
+ * The security and CORS headers of every answer that is not a page (JSON, problems, text), whoever
+ * builds it: the API (api/platform/http/responses.ts) and the nginx front's own problems
+ * (src/lib/nginx-problems.ts). Tokens travel in Authorization, never in cookies, so a page on another
+ * origin gains nothing its caller lacks by reading one.
+ */
+export const API_ANSWER_HEADERS: readonly [string, string][] = [
+  ...Object.entries(API_SECURITY_HEADERS),
+  ...Object.entries(CORS_HEADERS),
+];
+
+/** An answer built per request is never stored by a cache unless it says otherwise. */
+export const DYNAMIC_CACHE_CONTROL = "no-store";
+
+/** The head of a problem+json answer, bar its type, request id and the problem's own headers. */
+export function problemHeaders(): [string, string][] {
+  return [...API_ANSWER_HEADERS, ["Cache-Control", DYNAMIC_CACHE_CONTROL]];
 }
 
 /**
@@ -76,6 +96,16 @@ function homeLinkHeader(has: (url: string) => boolean): string {
     ["/policies/privacy", 'rel="privacy-policy"; type="text/html"'],
     ["/.well-known/ai-catalog.json", 'rel="ai-catalog"; type="application/ai-catalog+json"'],
     ["/.well-known/ard.json", 'rel="ard"; type="application/ai-catalog+json"'],
+    // OAuth (RFC 8414, RFC 9728): no link relation is registered for either, so `service-meta` with a title.
+    [OAUTH_PATHS.metadata, 'rel="service-meta"; type="application/json"; title="OAuth authorization server metadata"'],
+    [
+      protectedResourceMetadataPath("api"),
+      'rel="service-meta"; type="application/json"; title="OAuth protected resource metadata: the HTTP API"',
+    ],
+    [
+      protectedResourceMetadataPath("mcp-agent"),
+      'rel="service-meta"; type="application/json"; title="OAuth protected resource metadata: the agent MCP endpoint"',
+    ],
   ];
   return candidates
     .filter(([url]) => has(url))

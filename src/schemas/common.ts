@@ -1,36 +1,17 @@
 import { z } from "zod";
+import { FREE_TEXT_PATTERN, PARAGRAPHS_PATTERN, refusedCharacter } from "./text-rules.ts";
 
-/**
- * Characters no free-text field takes, anywhere: the C0 controls with DEL and the C1 controls
- * (NUL, which SQLite text cuts a value at; ESC and CSI, which start terminal escape sequences on a
- * staff terminal that prints the value), and Unicode's bidirectional controls (U+061C, U+200E,
- * U+200F, U+202A–U+202E, U+2066–U+2069), which make text read in another order than it is stored
- * ("Trojan Source", CVE-2021-42574). As a JSON Schema pattern's character class, so the published
- * schema refuses exactly what the server does.
- */
-export const REFUSED_IN_TEXT = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
-/** The same with line breaks and tabs allowed, for the few fields that take paragraphs. */
-const REFUSED_IN_PARAGRAPHS =
-  "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
-export const FREE_TEXT_PATTERN = `^[^${REFUSED_IN_TEXT}]*$`;
-export const PARAGRAPHS_PATTERN = `^[^${REFUSED_IN_PARAGRAPHS}]*$`;
+export { FREE_TEXT_PATTERN, PARAGRAPHS_PATTERN, REFUSED_IN_TEXT } from "./text-rules.ts";
 
 /**
  * The one refinement every free-text field shares (through `text`): a value holding a refused
  * character is a 422 whose pointer names the field, and whose message names the character and
- * where it is, since most of them are invisible.
+ * where it is, since most of them are invisible (src/schemas/text-rules.ts says which).
  */
 export function refuseUnsafeCharacters(paragraphs = false) {
-  const refused = new RegExp(`[${paragraphs ? REFUSED_IN_PARAGRAPHS : REFUSED_IN_TEXT}]`, "u");
-  const allowed = paragraphs ? "" : " (line breaks and tabs included)";
   return (value: string, context: z.RefinementCtx) => {
-    const found = refused.exec(value);
-    if (!found) return;
-    const codePoint = found[0].codePointAt(0) ?? 0;
-    context.addIssue({
-      code: "custom",
-      message: `must not contain control or bidirectional-override characters${allowed}: found U+${codePoint.toString(16).toUpperCase().padStart(4, "0")} at character ${codePointLength(value.slice(0, found.index)) + 1}`,
-    });
+    const refused = refusedCharacter(value, paragraphs);
+    if (refused) context.addIssue({ code: "custom", message: refused });
   };
 }
 
@@ -38,8 +19,9 @@ export function refuseUnsafeCharacters(paragraphs = false) {
  * A string bounded in Unicode code points. JSON Schema's `minLength`/`maxLength` count code points,
  * zod's `.min()`/`.max()` count UTF-16 units; counting code points here keeps the published schema
  * and the server's validation in exact agreement (an emoji is one character in both). Free text
- * refuses control and bidirectional-override characters (`refuseUnsafeCharacters`); `paragraphs`
- * lets line breaks and tabs through.
+ * refuses ill-formed Unicode and control and bidirectional-override characters; a single line also
+ * refuses invisible (default-ignorable) characters and line separators (`refuseUnsafeCharacters`);
+ * `paragraphs` lets line breaks, tabs and invisible characters through.
  */
 export function text(min: number, max: number, options: { paragraphs?: boolean } = {}) {
   const paragraphs = options.paragraphs ?? false;
@@ -61,6 +43,14 @@ export function codePointLength(value: string): number {
   for (const _ of value) length++;
   return length;
 }
+
+/**
+ * The expiry of a signed link (Unix seconds) as the server writes it: decimal without leading zeros.
+ * The signature covers the number, not its digits, so `….01893456000.…` would otherwise verify as
+ * `….1893456000.…`: a link has exactly one valid spelling, and nothing keyed on a token's text can be
+ * handed a second form of it.
+ */
+export const LINK_EXPIRY_PATTERN = "(?:0|[1-9]\\d{0,11})";
 
 /** ISO 8601 UTC timestamp with exactly three fractional digits, e.g. `2026-05-01T09:30:00.000Z`. */
 export const TimestampSchema = z.iso

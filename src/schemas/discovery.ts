@@ -20,6 +20,8 @@ export const AuthenticationSchema = z.discriminatedUnion("type", [
     scope: z.string().nullable(),
     /** Where an agent gets a token. */
     obtain: z.string(),
+    /** The same operation takes an OAuth access token issued for this resource (RFC 8707); its metadata says how to get one. */
+    oauth: z.strictObject({ resource: z.string(), resource_metadata: z.string() }).optional(),
   }),
 ]);
 
@@ -148,12 +150,21 @@ export const AgentsDocumentSchema = z.strictObject({
     mcp: z
       .strictObject({
         endpoint: z.string(),
+        /** The MCP endpoint that acts for one registration: it always asks for a token, and MCP clients sign in with OAuth. */
+        agent_endpoint: z.string(),
         transport: z.literal("streamable-http"),
         server_card: z.string().nullable(),
       })
       .nullable(),
     skills: z.string().nullable(),
     capabilities: z.string(),
+  }),
+  /** Signing in with OAuth 2.1 instead of registering by hand: what MCP clients such as ChatGPT, Claude and VS Code do. */
+  oauth: z.strictObject({
+    authorization_server: z.string(),
+    protected_resources: z.array(z.strictObject({ resource: z.string(), resource_metadata: z.string() })),
+    token_format: z.string(),
+    docs: z.string(),
   }),
   endpoints: z.array(
     z.strictObject({

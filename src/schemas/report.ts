@@ -177,13 +177,49 @@ export const BlockedSummarySchema = z.strictObject({
 });
 export type BlockedSummary = z.infer<typeof BlockedSummarySchema>;
 
+/** One page the scan rendered in Chromium (rendered checks, from suite 2026.11.4). */
+export const RenderedPageSummarySchema = z.strictObject({
+  /** homepage, the soft-404 probe (a path that cannot exist), or one deep page linked from the homepage. */
+  role: z.enum(["home", "probe", "deep"]),
+  url: z.string(),
+  /** The main document's status; null when none arrived. */
+  status: z.int().min(100).max(599).nullable(),
+  duration_ms: z.int().min(0),
+  /** Why the page did not load completely; null when it did. */
+  error: z.string().nullable(),
+});
+
+/**
+ * What rendering the site in a browser took, when the scan asked for it (`render: true`, `--render`): `rendered`, or
+ * `unavailable` (no browser on this instance: the rendered checks are n/a and the static report stands), or `failed`
+ * (the browser could not render: the rendered checks are `error`). Every request went through the scan's guard proxy.
+ */
+export const RenderSummarySchema = z.strictObject({
+  status: z.enum(["rendered", "unavailable", "failed"]),
+  /** One sentence: what was rendered, or why not. */
+  note: z.string(),
+  /** The browser's User-Agent; null when nothing was rendered. */
+  user_agent: z.string().nullable(),
+  pages: z.array(RenderedPageSummarySchema),
+  /** Requests the pages sent (each counted once, media and fonts not fetched). */
+  requests: z.int().min(0),
+  /** Tunnels and plain requests the guard proxy opened for them. */
+  connections: z.int().min(0),
+  bytes: z.int().min(0),
+  hosts: z.int().min(0),
+  /** Requests the guard refused: private addresses, other ports, the browser's own services, the budget. */
+  refused: z.int().min(0),
+  duration_ms: z.int().min(0),
+});
+export type RenderSummary = z.infer<typeof RenderSummarySchema>;
+
 export const ReadinessSummaryShape = {
   /** The frozen rubric the result was computed with, e.g. `2026.11.0`. */
   suite_version: z.string().regex(/^\d{4}\.\d{1,2}\.\d+$/),
   target: z.strictObject({ input: z.string(), origin: z.url() }),
   checked_at: TimestampSchema,
   duration_ms: z.int().min(0),
-  /** Network requests the scan sent (redirect hops included). */
+  /** Network requests the scan sent (redirect hops included), the rendering browser's included. */
   requests: z.int().min(0),
   profile: z.strictObject({
     inferred: z.array(ProfileSchema),
@@ -201,6 +237,8 @@ export const ReadinessSummaryShape = {
   incomplete: z.boolean().default(false),
   /** Set when the site's bot protection kept the scanner from judging some checks; null otherwise (and before 2026.11.3). */
   blocked: BlockedSummarySchema.nullable().default(null),
+  /** Set when the scan rendered pages in a browser, or was asked to (from 2026.11.4); null otherwise. */
+  render: RenderSummarySchema.nullable().default(null),
   level: LevelSchema,
   categories: z.array(CategoryResultSchema),
   findings: z.array(FindingSchema),

@@ -34,6 +34,8 @@ describe("a bad configuration", () => {
         DATABASE_URL: "postgres://elsewhere",
         CHECKS_ALLOWED_TARGETS: "127.0.0.1:8080",
         STRIPE_API_BASE: "http://127.0.0.1:12111",
+        OAUTH_CIMD_ALLOWED_TARGETS: "127.0.0.1:8443",
+        OAUTH_CIMD_CA_FILE: "test/fixtures/tls/loopback-cert.pem",
       });
     expect(load).toThrow(ConfigError);
     const message = (() => {
@@ -44,7 +46,14 @@ describe("a bad configuration", () => {
         return error instanceof Error ? error.message : "";
       }
     })();
-    for (const name of ["PORT", "DATABASE_URL", "CHECKS_ALLOWED_TARGETS", "STRIPE_API_BASE"])
+    for (const name of [
+      "PORT",
+      "DATABASE_URL",
+      "CHECKS_ALLOWED_TARGETS",
+      "STRIPE_API_BASE",
+      "OAUTH_CIMD_ALLOWED_TARGETS",
+      "OAUTH_CIMD_CA_FILE",
+    ])
       expect(message).toMatch(new RegExp(`^  ${name}: `, "m"));
   });
 

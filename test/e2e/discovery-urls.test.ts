@@ -62,7 +62,8 @@ function documentedStatuses(url: string, method: string): number[] {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "discovery-"));
   databaseUrl = `file:${join(dir, "service.db")}`;
-  server = await startServer({ DATABASE_URL: databaseUrl });
+  // The methods test below sends hundreds of misses under /api/: their own limit must not turn them into 429s.
+  server = await startServer({ DATABASE_URL: databaseUrl, RATE_LIMITS: "api-misses=5000/60" });
 });
 afterAll(async () => {
   await server?.stop();
@@ -139,6 +140,40 @@ describe("every URL the discovery files advertise", () => {
         failures.push(`${where} is advertised without authentication but answered 401`);
       if (!documentedStatuses(advert.url, "POST").includes(response.status))
         failures.push(`${where} → ${response.status}, which the registry does not list`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it("answers every advertised URL with any other method as HTTP says: never 404, a 405 names what it takes", async () => {
+    const adverts = await advertisedUrls(server.url);
+    const advertised = new Map<string, Set<string>>();
+    for (const advert of adverts) {
+      if (new URL(advert.url).origin !== new URL(server.url).origin) continue;
+      const url = await fill(advert.url);
+      advertised.set(url, (advertised.get(url) ?? new Set()).add(advert.method));
+    }
+    expect(advertised.size).toBeGreaterThan(80);
+    const failures: string[] = [];
+    for (const [url, methods] of advertised) {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        if (methods.has(method)) continue;
+        const response = await fetch(url, {
+          method,
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          ...(method === "GET" ? {} : { body: "{}" }),
+        });
+        const body = await response.text();
+        const where = `${method} ${url} (advertised for ${[...methods].join(", ")})`;
+        if (response.status === 404) failures.push(`${where} → 404`);
+        if (response.status !== 405) continue;
+        const allow = (response.headers.get("allow") ?? "").split(/,\s*/);
+        if (allow.includes(method) || !allow.some((allowed) => methods.has(allowed)))
+          failures.push(`${where} → 405 with Allow: ${allow.join(", ")}`);
+        if (essence(response.headers.get("content-type")) !== "application/problem+json")
+          failures.push(`${where} → 405 as ${response.headers.get("content-type")}`);
+        else if ((JSON.parse(body) as { code?: string }).code !== "method-not-allowed")
+          failures.push(`${where} → 405 with ${body}`);
+      }
     }
     expect(failures).toEqual([]);
   }, 120_000);

@@ -1,7 +1,14 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { computeLevel } from "../../api/checks/engine/levels.ts";
+import { Database } from "../../api/db/database.ts";
+import type { Finding } from "../../src/schemas/report.ts";
 import { fitsViewport, screenshot, seriousViolations } from "../helpers/browser.ts";
-import { type RunningServer, startServerWithOwnDatabase } from "../helpers/server-process.ts";
+import { copyReport, lookupKeysOf } from "../helpers/reports.ts";
+import { type RunningServer, startServer } from "../helpers/server-process.ts";
 import { testBuild } from "../helpers/test-build.ts";
 import { launchWebMcpBrowser, webMcpReport } from "../helpers/webmcp.ts";
 
@@ -10,15 +17,52 @@ import { launchWebMcpBrowser, webMcpReport } from "../helpers/webmcp.ts";
 let server: RunningServer;
 let browser: Browser;
 let reportPath = "";
+let dir: string;
+let databaseUrl: string;
 
 beforeAll(async () => {
-  server = await startServerWithOwnDatabase("forms", { CHECKS_ALLOWED_TARGETS: `127.0.0.1:${testBuild().port}` });
+  dir = await mkdtemp(join(tmpdir(), "forms-"));
+  databaseUrl = `file:${join(dir, "service.db")}`;
+  server = await startServer({ DATABASE_URL: databaseUrl, CHECKS_ALLOWED_TARGETS: `127.0.0.1:${testBuild().port}` });
   browser = await launchWebMcpBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await rm(dir, { recursive: true, force: true });
 });
+
+/**
+ * The same report as a site whose checks are all that apply but that uses no OAuth (as this service did
+ * before it signed MCP clients in): its OAuth checks n/a, so level 5 is out of its reach. Written into
+ * the database as a copy under a new id; answers the copy's page path.
+ */
+async function asIfWithoutOAuth(path: string): Promise<string> {
+  const database = new Database({ url: databaseUrl, authToken: undefined, timeoutMs: 5_000 });
+  try {
+    const keys = await lookupKeysOf(databaseUrl);
+    const id = await copyReport({ db: database.client, keys }, path.split("/").pop() ?? "");
+    const row = await database.client.queryOne({
+      sql: "SELECT result FROM check_reports WHERE id = ?",
+      args: [keys.hash("report", id)],
+    });
+    const result = JSON.parse(String(row?.result)) as { findings: Finding[]; level: unknown };
+    for (const finding of result.findings)
+      if (finding.id === "oauth.prm" || finding.id === "oauth.as") {
+        finding.status = "n/a";
+        finding.message = "nothing on the site uses OAuth";
+      }
+    const level = computeLevel(result.findings);
+    result.level = level;
+    await database.client.execute({
+      sql: "UPDATE check_reports SET result = ?, level = ? WHERE id = ?",
+      args: [JSON.stringify(result), level.value, keys.hash("report", id)],
+    });
+    return `/checks/${id}`;
+  } finally {
+    database.close();
+  }
+}
 
 /** A page as a person without JavaScript sees it. */
 async function open(path: string, width = 1280): Promise<Page> {
@@ -96,6 +140,10 @@ describe("the report page reads in the order of a good report", () => {
     expect(await page.getByRole("img", { name: "Score 100 out of 100" }).count()).toBe(1);
     const top = async (name: string | RegExp) =>
       (await page.getByRole("heading", { name, exact: typeof name === "string" }).boundingBox())?.y ?? Number.NaN;
+    // This service reaches every level (Web Bot Auth and OAuth metadata at level 5): nothing left to explain.
+    expect(await page.locator("main").innerText()).toContain("Level 5: every level reached");
+    // A site like it without OAuth stops at level 4, which the page explains in the detail.
+    await page.goto(`${server.url}${await asIfWithoutOAuth(reportPath)}`);
     const verdict = page.locator("section.verdict");
     expect(await verdict.innerText()).toContain("Every check that applies to this site passes.");
     expect(await verdict.innerText()).toContain("Level 4 is the highest a site like this one can reach");

@@ -9,7 +9,8 @@ import { type FakeStripe, type SignedEvent, startFakeStripe } from "../fakes/str
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { runAdminCommand } from "../helpers/admin-cli.ts";
-import { PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
+import { bearer, PRIVACY_VERSION, validEntry } from "../helpers/agents.ts";
+import { frontLog } from "../helpers/front-log.ts";
 import { insertLockedReports, lookupKeysOf } from "../helpers/reports.ts";
 import { type ScaleOut, startScaleOut } from "../helpers/scale-out.ts";
 import type { RunningServer } from "../helpers/server-process.ts";
@@ -156,6 +157,32 @@ describe("two instances on one sqld", () => {
     );
     expect(fromFirst).toEqual(fromSecond);
     expect(fromFirst).toMatchObject({ id, locked: true, target: { origin: fixture.origin } });
+  });
+
+  it("let an agent read its own waiting-list entry and survey answer through the front, right after each 201", async () => {
+    // The probe: through the front, an agent that got 201 read `"joined": false` from the other
+    // instance's cached owner. Each agent is read twice first (with round-robin, both instances
+    // would then hold its owner), then writes and reads at once, three times.
+    const agents = await Promise.all(Array.from({ length: 10 }, () => register(first)));
+    const me = async (token: string) => {
+      const response = await fetch(`${stack.front.url}/api/v1/agents/me`, { headers: bearer(token) });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { waitlist: { joined: boolean }; survey: { answered: boolean } };
+    };
+    const viaFront = (path: string, token: string, body: unknown) => post(stack.front, path, body, bearer(token));
+    for (const { token } of agents) {
+      await me(token);
+      await me(token);
+      expect((await viaFront("/api/v1/agents/waitlist", token, validEntry)).status).toBe(201);
+      for (let read = 0; read < 3; read++) expect((await me(token)).waitlist.joined).toBe(true);
+      expect((await viaFront("/api/v1/agents/survey", token, sampleSurveyAnswer())).status).toBe(201);
+      for (let read = 0; read < 3; read++) expect((await me(token)).survey.answered).toBe(true);
+    }
+    // The agents were spread over both instances: the reads above met each of them.
+    const served = (await frontLog(stack.front.workDir)).filter((line) => line.path === "/api/v1/agents/me");
+    expect(new Set(served.map((line) => line.upstream))).toEqual(
+      new Set(stack.instances.map((instance) => new URL(instance.url).host)),
+    );
   });
 
   it("count a rate limit once across both instances", async () => {

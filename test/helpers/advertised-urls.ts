@@ -46,6 +46,8 @@ export async function advertisedUrls(base: string): Promise<Advert[]> {
       authentication,
     );
     add("capabilities.json", capability.request_schema, "GET", "application/schema+json");
+    if (isJson(capability.authentication) && isJson(capability.authentication.oauth))
+      add("capabilities.json", capability.authentication.oauth.resource_metadata, "GET", "application/json");
     add("capabilities.json", capability.docs);
   }
   const agents = await json("/agents.json");
@@ -59,8 +61,14 @@ export async function advertisedUrls(base: string): Promise<Advert[]> {
   add("agents.json", tools.capabilities, "GET", "application/json");
   if (isJson(tools.mcp)) {
     add("agents.json", tools.mcp.endpoint, "POST");
+    add("agents.json", tools.mcp.agent_endpoint, "POST", undefined, "bearer");
     add("agents.json", tools.mcp.server_card, "GET", "application/mcp-server-card+json");
   }
+  const oauth = isJson(agents.oauth) ? agents.oauth : {};
+  add("agents.json", oauth.authorization_server, "GET", "application/json");
+  add("agents.json", oauth.docs);
+  for (const resource of list(oauth.protected_resources))
+    add("agents.json", resource.resource_metadata, "GET", "application/json");
   for (const endpoint of list(agents.endpoints)) {
     add(
       "agents.json",

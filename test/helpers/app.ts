@@ -76,6 +76,7 @@ export async function createTestApp(
     stateTtlMs: options.stateTtlMs ?? 0,
     ...(options.now ? { now: options.now } : {}),
     ...(options.checkerLookup ? { checkerLookup: options.checkerLookup } : {}),
+    ...(options.clientDocumentLookup ? { clientDocumentLookup: options.clientDocumentLookup } : {}),
   });
   const site = options.site === undefined ? await builtSite() : options.site;
   const pages = options.withPages ? await loadAstroHandler(distDir) : null;
@@ -102,6 +103,7 @@ export async function createTestApp(
     dir,
     send,
     close: async () => {
+      await services.renderer.close();
       services.database.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -1,16 +1,9 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type Axe from "axe-core";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { QUIET_CHROMIUM_ARGS } from "../../src/lib/chromium.ts";
 import { chromiumPath } from "./chromium.ts";
-
-declare global {
-  interface Window {
-    /** axe-core, once seriousViolations has evaluated its source in the page. */
-    axe: typeof Axe;
-  }
-}
 
 /**
  * Debian's Chromium (`npm test` makes sure it is there first), headless, never a downloaded browser. The flags keep it off the network
@@ -20,17 +13,7 @@ export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browse
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-      ...extraArgs,
-    ],
+    args: ["--no-sandbox", ...QUIET_CHROMIUM_ARGS, ...extraArgs],
   });
 }
 
@@ -50,7 +33,7 @@ export interface AxeViolation {
   nodes: number;
 }
 
-/** axe-core's serious and critical violations on the page as it is now. */
+/** axe-core's serious and critical violations on the page as it is now (`window.axe` is typed in render/agent-tree.ts). */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
   // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script> tag

@@ -26,6 +26,16 @@ export function testClock(start = "2026-11-26T09:00:00.000Z"): TestClock {
 
 export const DAY_MS = 86_400_000;
 
+/** A message as the SMTP server received it: its envelope recipient, subject, both parts and every header. */
+export interface DeliveredMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** A header field of the message, unfolded and decoded ("" when absent). */
+  header(name: string): string;
+}
+
 /** The app with its pages on a real socket, real SMTP, and a clock the test moves. */
 export interface MonitorBed {
   t: TestApp;
@@ -37,11 +47,14 @@ export interface MonitorBed {
   /** A page's form posted as a browser on this site would post it. */
   postForm(path: string, fields: Record<string, string>): Promise<Response>;
   /** Sends the outbox and answers the messages the SMTP server received since the last call. */
-  deliver(): Promise<{ to: string; subject: string; text: string; html: string }[]>;
+  deliver(): Promise<DeliveredMail[]>;
   close(): Promise<void>;
 }
 
-export async function startMonitorBed(env: Record<string, string> = {}): Promise<MonitorBed> {
+export async function startMonitorBed(
+  env: Record<string, string> = {},
+  options: Pick<Parameters<typeof createTestApp>[0] & object, "checkerLookup"> = {},
+): Promise<MonitorBed> {
   const smtp = await startSmtpSink();
   const clock = testClock();
   const errors: string[] = [];
@@ -54,7 +67,13 @@ export async function startMonitorBed(env: Record<string, string> = {}): Promise
       },
     }),
   );
-  const t = await createTestApp({ env: { SMTP_URL: smtp.url, ...env }, now: clock.now, withPages: true, log });
+  const t = await createTestApp({
+    env: { SMTP_URL: smtp.url, ...env },
+    now: clock.now,
+    withPages: true,
+    log,
+    ...(options.checkerLookup ? { checkerLookup: options.checkerLookup } : {}),
+  });
   // Served on a socket, the app's 500s do not reach createTestApp's trap: this one fails the test instead.
   const checked = async (response: Promise<Response>) => {
     const answered = await response;
@@ -98,6 +117,7 @@ export async function startMonitorBed(env: Record<string, string> = {}): Promise
         subject: headerValue(mail.raw, "Subject"),
         text: mimePart(mail.raw, "text/plain"),
         html: mimePart(mail.raw, "text/html"),
+        header: (name: string) => headerValue(mail.raw, name),
       }));
     },
     async close() {
@@ -128,9 +148,41 @@ export function headerValue(raw: string, name: string): string {
 
 /** The path of the first link in a text e-mail that starts with `prefix` (the build's own origin is not this socket's). */
 export function linkPath(text: string, prefix: string): string {
-  const url = text.split(/\s+/).find((word) => word.includes(prefix));
-  if (!url) throw new Error(`no ${prefix} link in:\n${text}`);
-  return new URL(url).pathname;
+  const [first] = linkPaths(text, prefix);
+  if (!first) throw new Error(`no ${prefix} link in:\n${text}`);
+  return first;
+}
+
+/** The paths of every link in a text e-mail whose path contains `prefix`, in order. */
+export function linkPaths(text: string, prefix: string): string[] {
+  return text
+    .split(/\s+/)
+    .filter((word) => /^https?:\/\//.test(word) && word.includes(prefix))
+    .map((url) => new URL(url).pathname);
+}
+
+/**
+ * Asks to watch `domain` for `email` and follows the confirmation link of the e-mail through the API
+ * (the address must have no other request waiting); answers the monitor's public id.
+ */
+export async function watchByMail(
+  bed: MonitorBed,
+  domain: string,
+  email: string,
+  options: { profile?: string; headers?: Record<string, string> } = {},
+): Promise<string> {
+  const body = { domain, email, frequency: "daily", ...(options.profile ? { profile: options.profile } : {}) };
+  const asked = await bed.send("POST", "/api/v1/monitors", body, options.headers);
+  if (asked.status !== 202)
+    throw new Error(`asking to watch ${domain} answered ${asked.status}: ${await asked.text()}`);
+  const mail = (await bed.deliver()).find((candidate) => candidate.to === email);
+  const token =
+    linkPath(mail?.text ?? "", "/monitors/confirm/")
+      .split("/")
+      .at(-1) ?? "";
+  const confirmed = await bed.send("POST", "/api/v1/monitors/confirm", { token });
+  if (confirmed.status !== 200) throw new Error(`confirming ${domain} answered ${confirmed.status}`);
+  return new URL(((await confirmed.json()) as { url: string }).url).pathname.split("/").at(-1) ?? "";
 }
 
 export function corpusSite(name: string): CorpusSite {

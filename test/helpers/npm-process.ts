@@ -10,7 +10,7 @@ export interface RunningCommand {
 }
 
 /**
- * Runs `npm run <script>` as a person would in a terminal, in its own process group, and waits until
+ * Runs `npm run <script> [-- args]` as a person would in a terminal, in its own process group, and waits until
  * `readyUrl` answers 200 (a first start builds the site, so this may take a minute on a busy machine).
  */
 export async function startNpmScript(
@@ -18,10 +18,12 @@ export async function startNpmScript(
   env: NodeJS.ProcessEnv,
   readyUrl: string,
   timeoutMs = 150_000,
+  args: readonly string[] = [],
 ): Promise<RunningCommand> {
   let stdout = "";
   let stderr = "";
-  const child = spawn("npm", ["run", script], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const command = ["run", script, ...(args.length > 0 ? ["--", ...args] : [])];
+  const child = spawn("npm", command, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

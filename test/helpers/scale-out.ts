@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Client, createClient } from "@libsql/client";
-import type { Started } from "../../scripts/bench/lib/processes.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { type RunningSqld, startSqld } from "../../scripts/lib/sqld.ts";
-import { startStaticFront } from "../../scripts/lib/static-front.ts";
+import { apiBodyLimits, startStaticFront } from "../../scripts/lib/static-front.ts";
 import { type RunningServer, startServer } from "./server-process.ts";
 import { testBuild } from "./test-build.ts";
 
@@ -12,8 +13,8 @@ export interface ScaleOut {
   sqld: RunningSqld;
   /** The API instances, each on its own free port. */
   instances: RunningServer[];
-  /** nginx in front of them, serving the build's static files (`<dist>/nginx/routes.conf`). */
-  front: Started;
+  /** nginx in front of them, serving the build's static files (`<dist>/nginx/routes.conf`); its logs in `workDir`. */
+  front: Awaited<ReturnType<typeof startStaticFront>>;
   /** A client of the shared database, for the test's own checks. */
   db: Client;
   /** The settings every instance runs with. */
@@ -46,12 +47,17 @@ export async function startScaleOut(name: string, env: Record<string, string> = 
   };
   // All at once, as a rolling deployment may start them: migrations are recorded one transaction each.
   await Promise.all(Array.from({ length: count }, addInstance));
+  // Beside sqld's data, not in it (0700): nginx's workers (nobody, under root) keep request bodies there.
+  const frontDir = await mkdtemp(join(tmpdir(), "front-"));
+  await chmod(frontDir, 0o755);
   const front = await startStaticFront({
     distDir: testBuild().distDir,
     instances: instances.map((instance) => new URL(instance.url).host),
     port: await freePort(),
-    workDir: join(sqld.dataDir, "nginx"),
+    workDir: frontDir,
     workers: 1,
+    siteUrl: testBuild().siteUrl,
+    bodyLimits: apiBodyLimits(shared),
   });
   const db = createClient({ url: sqld.url });
   return {
@@ -66,6 +72,7 @@ export async function startScaleOut(name: string, env: Record<string, string> = 
       await front.stop();
       await Promise.all(instances.map((instance) => instance.stop()));
       await sqld.close();
+      await rm(frontDir, { recursive: true, force: true });
     },
   };
 }

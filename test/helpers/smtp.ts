@@ -12,6 +12,8 @@ export interface SmtpSink {
   refuseNext(count: number): void;
   /** Every message to this address is refused for good at RCPT TO (550: no such mailbox), as a bounce. */
   refuseRecipient(address: string): void;
+  /** Messages to this address are accepted again (the mailbox is back). */
+  acceptRecipient(address: string): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     received,
     refuseNext: (count) => (refusals = count),
     refuseRecipient: (address) => void unknownMailboxes.add(address.toLowerCase()),
+    acceptRecipient: (address) => void unknownMailboxes.delete(address.toLowerCase()),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

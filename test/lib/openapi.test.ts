@@ -117,17 +117,31 @@ describe("openapi.json", () => {
     for (const ref of refs(document)) expect(() => at(document, ...ref.slice(2).split("/")), ref).not.toThrow();
   });
 
-  it("names the scope each agent operation needs on a bearer scheme, and documents the scopes", () => {
+  it("names the scope each agent operation needs on a bearer scheme and on its resource's OAuth scheme, and documents the scopes", () => {
     const scheme = at(document, "components", "securitySchemes", "agentToken");
     expect(scheme).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(at(scheme, "x-scopes")).sort()).toEqual(["monitors:write", "survey:write", "waitlist:write"]);
+    for (const name of ["oauth", "oauthMcpAgent"]) {
+      const oauth = at(document, "components", "securitySchemes", name);
+      expect(oauth).toMatchObject({
+        type: "oauth2",
+        flows: { authorizationCode: { authorizationUrl: expect.stringMatching(/\/oauth\/authorize$/) } },
+      });
+      expect(Object.keys(at(oauth, "flows", "authorizationCode", "scopes")).sort()).toEqual([
+        "monitors:write",
+        "survey:write",
+        "waitlist:write",
+      ]);
+    }
     for (const registered of OPERATIONS) {
       const { operation } = locate(document, registered.path, registered.method.toLowerCase());
       if (registered.authentication.type === "none") expect(operation.security, registered.id).toEqual([]);
-      else
-        expect(operation.security).toEqual([
-          { agentToken: registered.authentication.scope ? [registered.authentication.scope] : [] },
-        ]);
+      else {
+        const scopes = registered.authentication.scope ? [registered.authentication.scope] : [];
+        // A token for the agent MCP endpoint is not one for the API: each operation names its own resource's scheme.
+        const oauth = registered.path === "/mcp/agent" ? "oauthMcpAgent" : "oauth";
+        expect(operation.security, registered.id).toEqual([{ agentToken: scopes }, { [oauth]: scopes }]);
+      }
     }
   });
 

@@ -77,12 +77,35 @@ const REFUSED: [string, string][] = [
   ["a right-to-left mark", "abc\u200F"],
   ["an Arabic letter mark", "abc\u061C"],
 ];
+/** Characters that show as nothing (Default_Ignorable_Code_Point) and line separators: refused on one line only. */
+const INVISIBLE: [string, string][] = [
+  ["a zero width space", "Sc\u200Bout"],
+  ["a byte-order mark", "\uFEFFScout"],
+  ["a line separator", "Scout\u2028Evil"],
+  ["a paragraph separator", "Scout\u2029"],
+  ["tag characters (invisible ASCII)", "Scout\u{E0069}\u{E0067}\u{E006E}"],
+  ["a Hangul filler", "\u3164"],
+  ["a soft hyphen", "Sc\u00ADout"],
+  ["a word joiner", "Sco\u2060ut"],
+  ["a zero width joiner between Latin letters", "ad\u200Dmin"],
+  ["a zero width non-joiner between Latin letters", "ad\u200Cmin"],
+  ["a variation selector after a letter", "Scout\uFE0F"],
+  ["a joiner at the end", "👨\u200D"],
+];
+/** Half of a surrogate pair on its own: not text at all, in any field. */
+const ILL_FORMED: [string, string][] = [
+  ["a lone high surrogate", "Scout\uD800"],
+  ["a lone low surrogate", "\uDC00Scout"],
+  ["two high surrogates", "\uD83D\uD83D"],
+];
 const ACCEPTED = [
   "Scout",
   "Çà et là 🤖 — «ok»",
   "名前のエージェント",
   "עברית بالعربية",
-  "a\u200Djoined👨‍👩‍👧",
+  "a family 👨‍👩‍👧, a flag 🏳️‍🌈, a keycap 1️⃣ and a heart ❤️",
+  "می‌خواهم (Persian, with its zero width non-joiner)",
+  "क्‍ष (Devanagari, with a zero width joiner after the virama)",
   "tab-free, one line",
 ];
 
@@ -97,6 +120,21 @@ describe("free-text fields", () => {
       const [name, body] = place(text);
       expect(verdict(name, body), field).toBe("rejected");
     }
+  });
+
+  it.each(INVISIBLE)(
+    "refuse %s on one line, and take it in a paragraph, in the published schema and on the server alike",
+    (_name, text) => {
+      for (const [field, place] of Object.entries(FREE_TEXT_FIELDS))
+        expect(verdict(...dropPointer(place(text))), field).toBe("rejected");
+      for (const [field, place] of Object.entries(PARAGRAPH_FIELDS))
+        expect(verdict(...dropPointer(place(text))), field).toBe("accepted");
+    },
+  );
+
+  it.each(ILL_FORMED)("refuse %s everywhere, in the published schema and on the server alike", (_name, text) => {
+    for (const [field, place] of Object.entries({ ...FREE_TEXT_FIELDS, ...PARAGRAPH_FIELDS }))
+      expect(verdict(...dropPointer(place(text))), field).toBe("rejected");
   });
 
   it("refuse line breaks and tabs on one line, and take them in a paragraph", () => {
@@ -137,7 +175,8 @@ describe("the API, given a control or bidirectional-override character in any fr
   let token: string;
   let client = 0;
   beforeAll(async () => {
-    t = await createTestApp();
+    // One token sends every agent body here: its per-token limits must not answer before the schema does.
+    t = await createTestApp({ env: { RATE_LIMITS: "agent-writes=1000/60,monitors=1000/60" } });
     // One token for every agent body: the default scopes, and monitors:write for the agents' monitors.
     const identity = { ...registration, operator_type: "company" as const };
     token = (await t.services.agents.register(identity, "staff", [...DEFAULT_AGENT_SCOPES, "monitors:write"])).token;
@@ -167,6 +206,61 @@ describe("the API, given a control or bidirectional-override character in any fr
       "SELECT agent_name AS text FROM agents UNION ALL SELECT name FROM waitlist_signups UNION ALL SELECT use_cases FROM agent_waitlist_entries UNION ALL SELECT host FROM monitors",
     );
     expect(stored.rows.map((row) => row.text)).toEqual(["Scout"]);
+  });
+
+  it.each([
+    [
+      "a zero width space",
+      "Sc\u200Bout",
+      "U+200B at character 3",
+      /^must not contain invisible \(default-ignorable\) characters or line separators: /,
+    ],
+    ["a byte-order mark", "\uFEFFScout", "U+FEFF at character 1", /^must not contain invisible/],
+    ["a tag character", "Scout\u{E0041}", "U+E0041 at character 6", /^must not contain invisible/],
+    [
+      "a lone surrogate, sent as JSON's \\ud800 escape",
+      "Sc\uD800out",
+      "U+D800 at character 3",
+      /^must be well-formed Unicode text: /,
+    ],
+  ])(
+    "answers 422 naming every single-line field that holds %s, and stores nothing",
+    async (_name, text, where, message) => {
+      for (const [field, place] of Object.entries(FREE_TEXT_FIELDS)) {
+        const [name, body, pointer] = place(text);
+        const endpoint = ENDPOINTS[name];
+        if (!endpoint) throw new Error(`no endpoint for ${name}`);
+        client++;
+        // JSON.stringify writes a lone surrogate as its \u escape, which JSON.parse turns back into one.
+        const response = await t.send("POST", endpoint.path, JSON.stringify(body), {
+          "content-type": "application/json",
+          "x-forwarded-for": `198.51.100.${client % 250}`,
+          ...(endpoint.auth ? bearer(token) : {}),
+        });
+        const problem = await expectProblem(response, 422, "validation-failed");
+        expect(problem.errors, field).toEqual([{ pointer, detail: expect.stringMatching(message) }]);
+        expect(String((problem.errors as { detail: string }[])[0]?.detail), field).toContain(`found ${where}`);
+      }
+      const stored = await t.services.database.client.execute(
+        "SELECT agent_name AS text FROM agents UNION ALL SELECT name FROM waitlist_signups UNION ALL SELECT use_cases FROM agent_waitlist_entries UNION ALL SELECT host FROM monitors",
+      );
+      expect(stored.rows.map((row) => row.text)).toEqual(["Scout"]);
+    },
+  );
+
+  it("answers 400 to a body that is not UTF-8, rather than reading U+FFFD in place of its bytes", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"agent_name": "Sc'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('out", "agent_type": "assistant", "operator_type": "company"}'),
+    ]);
+    const response = await t.app.request("/api/v1/agents/register", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.251" },
+      body: bytes,
+    });
+    const problem = await expectProblem(response, 400, "malformed-json");
+    expect(problem.detail).toBe("The body is not valid JSON: it is not valid UTF-8");
   });
 
   it("says which character it found and where, since most of them are invisible", async () => {

@@ -132,6 +132,27 @@ describe("npm run check", CLI_TESTS, () => {
     }
   });
 
+  it("renders with --render: every rendered check passes or is n/a on a server-rendered site", async () => {
+    const { code, stdout } = await runCli([site.origin, "--render"], { CHECKS_ALLOWED_TARGETS: site.hostPort });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Rendered: 3 page\(s\) rendered in Chromium through the scan's guard proxy: \d+ requests/m);
+    expect(stdout).toMatch(/PASS {2}render\.content/);
+    expect(stdout).not.toMatch(/(WARN |FAIL |ERROR) render\./);
+  });
+
+  it("says so with --render where no browser is installed, and the static report stands", async () => {
+    const { code, stdout, stderr } = await runCli([site.origin, "--render"], {
+      CHECKS_ALLOWED_TARGETS: site.hostPort,
+      CHROMIUM_PATH: "/nonexistent/chromium",
+    });
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^cannot render: not rendered: no Chromium at \/nonexistent\/chromium \(install Debian's chromium package, or set CHROMIUM_PATH\); the static report stands$/m,
+    );
+    expect(stdout).toMatch(/n\/a {3}render\.content/);
+    expect(stdout).toMatch(/Score: 100\/100/);
+  });
+
   it("exits 2 with the reason when the target is private and not allow-listed", async () => {
     const { code, stderr } = await runCli([site.origin]);
     expect(code).toBe(2);

@@ -17,6 +17,7 @@ function report(findings: Finding[]): ReadinessResult {
     requests: 40,
     incomplete: false,
     blocked: null,
+    render: null,
     profile: { inferred: ["content"], reasons: {}, applied: ["content"], overridden: false },
     score: { percent: 50, pass: 1, fail: 1, warn: 0, na: 0, error: 0, blocked: 0 },
     level: { value: 1, name: "Basic Web Presence", next: null },
@@ -113,7 +114,8 @@ describe("the JUnit report", () => {
       "oauth.as: Check oauth.as",
       "md.twin: Check md.twin",
     ]);
-    expect(cases[1]?.failure).toMatchObject({ message: 'llms.txt answers 200 "text/html" <html> & more \uFFFD' });
+    // A control character a message quotes is spelled out, as in every other output (src/lib/site-text.ts).
+    expect(cases[1]?.failure).toMatchObject({ message: 'llms.txt answers 200 "text/html" <html> & more \\u0007' });
     expect(cases[2]?.error).toMatchObject({ message: "timed out", type: "scanner" });
     expect(cases[3]?.skipped).toMatchObject({ message: "nothing uses OAuth" });
     expect(cases[4]?.["system-out"]).toBe("warn (medium): text/plain rather than text/markdown");

@@ -1,3 +1,4 @@
+import { boundedMessage } from "../../../src/lib/site-text.ts";
 import type { BlockedSummary, BlockingSignal, Finding } from "../../../src/schemas/report.ts";
 import type { CheckerSettings } from "./settings.ts";
 
@@ -15,7 +16,7 @@ const KIND_WORDS: Readonly<Record<BlockingSignal["kind"], string>> = {
 export function summarizeBlocking(
   findings: readonly Pick<Finding, "status">[],
   signals: readonly BlockingSignal[],
-  settings: Pick<CheckerSettings, "userAgent" | "limits" | "signer">,
+  settings: Pick<CheckerSettings, "userAgent" | "limits" | "signer" | "keyDirectory">,
 ): BlockedSummary | null {
   const { userAgent, limits } = settings;
   const checks = findings.filter((finding) => finding.status === "blocked").length;
@@ -27,10 +28,10 @@ export function summarizeBlocking(
   const whom =
     settings.signer === null
       ? `the User-Agent "${userAgent}"`
-      : `requests whose Web Bot Auth signature verifies (the key directory is named in their Signature-Agent header), or at least the User-Agent "${userAgent}",`;
+      : `requests whose Web Bot Auth signature verifies with a key of our directory ${settings.keyDirectory} (their Signature-Agent header names it), or at least the User-Agent "${userAgent}",`;
   return {
     checks,
-    signals: [...signals],
+    signals: signals.map((signal) => ({ ...signal, detail: boundedMessage(signal.detail) })),
     allow:
       `Your bot protection answered our scanner with ${kinds.join(", ")}. Allow ${whom} ` +
       `(a WAF or bot-management skip rule for it) at least for ${shown}, and let it make up to ${limits.maxRequests} requests in ${limits.scanBudgetMs / 1000} s; ` +

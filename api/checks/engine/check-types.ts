@@ -1,6 +1,7 @@
 import type { CheckCategory, CheckStatus, Clause, Profile, Severity } from "../../../src/schemas/report.ts";
 import type { AgentDnsResolver } from "./dns/agent-dns.ts";
 import type { DocumentContext } from "./documents/document.ts";
+import type { RenderOutcome } from "./render/rendered-site.ts";
 import type { SiteFacts } from "./site-facts.ts";
 
 export interface CheckOutcome {
@@ -19,6 +20,8 @@ export interface CheckContext extends DocumentContext {
   facts: SiteFacts;
   /** SVCB lookups for DNS-AID (dns.aid); the only DNS a check does besides the fetcher's address lookups. */
   agentDns: AgentDnsResolver;
+  /** The pages rendered in a browser, when the scan asked for it (`render: true`); null otherwise. */
+  rendering: Promise<RenderOutcome> | null;
 }
 
 /**
@@ -47,6 +50,8 @@ export interface CheckDefinition {
   specUrls: readonly string[];
   /** It samples link targets: the budget plan keeps it one sample before samples are shared out (request-slots.ts). */
   samples?: true;
+  /** It judges pages rendered in a browser: `n/a` unless the scan renders (`render: true`, `--render`). */
+  rendered?: true;
   run(context: CheckContext): Promise<CheckOutcome>;
 }
 

@@ -1,4 +1,5 @@
 import { formatBytes } from "../../../src/lib/format-bytes.ts";
+import { boundedMessage, inertBlock, inertLine, truncate } from "../../../src/lib/site-text.ts";
 import type { Evidence } from "../../../src/schemas/report.ts";
 import type { SampleGate } from "./documents/sample-gate.ts";
 import type { ScanFetcher, ScanRequest, ScanResponse } from "./fetch/fetcher.ts";
@@ -42,18 +43,23 @@ function pick(headers: Readonly<Record<string, string>>, names: readonly string[
   const picked: Record<string, string> = {};
   for (const name of names) {
     const value = headers[name];
-    if (value !== undefined) picked[name] = value.length > 300 ? `${value.slice(0, 299)}…` : value;
+    if (value !== undefined) picked[name] = truncate(inertLine(value), 299);
   }
   return picked;
+}
+
+/** The start of a body as the evidence shows it: inert (its line breaks kept), at most EXCERPT_LIMIT UTF-16 units. */
+function excerptOf(text: string): string {
+  let excerpt = inertBlock(text.slice(0, EXCERPT_LIMIT)).slice(0, EXCERPT_LIMIT);
+  if (/[\uD800-\uDBFF]$/.test(excerpt)) excerpt = excerpt.slice(0, -1);
+  return excerpt;
 }
 
 function excerpt(response: ScanResponse): string {
   const essence = mediaTypeOf(response);
   const binary = /^(image|audio|video|font)\//.test(essence) || /(gzip|zip|octet-stream|tar)/.test(essence);
-  if (binary) return `[${formatBytes(response.body.length)} of ${essence}]`;
-  let text = response.text.slice(0, EXCERPT_LIMIT);
-  if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1);
-  return text;
+  if (binary) return `[${formatBytes(response.body.length)} of ${inertLine(essence)}]`;
+  return excerptOf(response.text);
 }
 
 export function describeResponse(response: ScanResponse): string {
@@ -118,7 +124,7 @@ export class EvidenceTrail {
       error.kind === "request-budget" &&
       request.sample === true &&
       request.afterEssentials !== true &&
-      this.gate?.admits(this) &&
+      this.gate?.admits(this) === true &&
       this.fetcher.budget.roomAfterEssentials
     );
   }
@@ -236,15 +242,27 @@ export class EvidenceTrail {
     return { requests: this.sent, reused: this.entries.filter((entry) => entry.reused).length };
   }
 
+  /** Records a page the scan rendered in a browser (render/), which no response of the fetcher stands for. */
+  recordRendered(entry: Evidence): void {
+    this.push(null, entry);
+  }
+
   /** Replaces the finding of the latest entry that recorded `response`. */
   note(response: ScanResponse, finding: string): void {
     const index = this.sources.lastIndexOf(response);
     const entry = index === -1 ? undefined : this.entries[index];
-    if (entry !== undefined) entry.finding = finding;
+    if (entry !== undefined) entry.finding = boundedMessage(finding);
   }
 
+  /** Every entry is stored inert and bounded: what the site answered is quoted, never replayed (src/lib/site-text.ts). */
   private push(source: ScanResponse | null, entry: Evidence): void {
     this.sources.push(source);
-    this.entries.push(entry);
+    const { response } = entry;
+    this.entries.push({
+      ...entry,
+      response: response === null ? null : { ...response, excerpt: excerptOf(response.excerpt) },
+      error: entry.error === null ? null : boundedMessage(entry.error),
+      finding: boundedMessage(entry.finding),
+    });
   }
 }

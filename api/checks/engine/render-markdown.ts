@@ -1,9 +1,9 @@
+import { backtickFence, markdownCode, markdownInline } from "../../../src/lib/site-text.ts";
 import type { Finding, ReadinessResult } from "../../../src/schemas/report.ts";
 
 /** A fence longer than any backtick run inside, so a prompt that contains ``` cannot break out of its block. */
 function fence(text: string): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
-  const marks = "`".repeat(longest + 1);
+  const marks = backtickFence(text, 3);
   return `${marks}text\n${text}\n${marks}`;
 }
 
@@ -45,6 +45,23 @@ export function describeBlocking(result: Pick<ReadinessResult, "blocked">): stri
 }
 
 /**
+ * `describeBlocking` as Markdown: the URLs in code spans and the site's answers escaped (a blocking signal quotes what
+ * the site sent), so nothing in them renders as a link or HTML.
+ */
+export function describeBlockingMarkdown(result: Pick<ReadinessResult, "blocked">): string[] {
+  const { blocked } = result;
+  if (blocked === null) return [];
+  const [head = ""] = describeBlocking(result);
+  return [
+    head,
+    ...blocked.signals.map(
+      (signal) => `- ${signal.kind} at ${markdownCode(signal.url)}: ${markdownInline(signal.detail)}`,
+    ),
+    `What to allow: ${markdownInline(blocked.allow)}`,
+  ];
+}
+
+/**
  * The fix list for a coding agent (the `format=agent` idea from Cloudflare's scanner): the score and level, then one
  * section per failing or warning check with what was found, the clauses it rests on, how to fix it and a prompt.
  */
@@ -56,15 +73,18 @@ export function renderMarkdownReport(result: ReadinessResult): string {
   lines.push(
     `- Level: **${level.value} — ${level.name}**${level.next === null ? "" : ` (next: ${level.next.value} — ${level.next.name})`}`,
   );
-  const reasons = Object.entries(result.profile.reasons).map(([profile, reason]) => `${profile}: ${reason}`);
+  const reasons = Object.entries(result.profile.reasons).map(
+    ([profile, reason]) => `${profile}: ${markdownInline(reason)}`,
+  );
   lines.push(
     `- Profiles: ${result.profile.applied.join(", ") || "none"}${result.profile.overridden ? " (chosen)" : " (inferred)"}${reasons.length > 0 ? ` — ${reasons.join("; ")}` : ""}`,
   );
   lines.push(
     `- Checked ${result.checked_at} with suite ${result.suite_version}: ${result.requests} requests in ${result.duration_ms} ms`,
-    "",
   );
-  const blocking = describeBlocking(result);
+  if (result.render !== null) lines.push(`- Rendered: ${markdownInline(result.render.note)}`);
+  lines.push("");
+  const blocking = describeBlockingMarkdown(result);
   if (blocking.length > 0) lines.push("## Blocked by the site's bot protection", "", ...blocking, "");
   const details = new Map(result.details.map((detail) => [detail.id, detail]));
   const todo = result.findings
@@ -77,9 +97,10 @@ export function renderMarkdownReport(result: ReadinessResult): string {
   for (const finding of todo) {
     const detail = details.get(finding.id);
     lines.push(`## ${finding.status.toUpperCase()}: ${finding.title} (\`${finding.id}\`, ${finding.severity})`, "");
-    lines.push(finding.message, "");
+    lines.push(markdownInline(finding.message), "");
     if (detail !== undefined) {
-      for (const clause of detail.clauses) lines.push(`- ${clause.keyword} (${clause.source}): ${clause.problem}`);
+      for (const clause of detail.clauses)
+        lines.push(`- ${clause.keyword} (${clause.source}): ${markdownInline(clause.problem)}`);
       if (detail.clauses.length > 0) lines.push("");
       lines.push(`**Fix:** ${detail.remediation}`, "", "Prompt for a coding agent:", "", fence(detail.prompt), "");
       if (detail.spec_urls.length > 0) lines.push(`Specs: ${detail.spec_urls.join(", ")}`, "");
@@ -88,7 +109,7 @@ export function renderMarkdownReport(result: ReadinessResult): string {
   const errors = result.findings.filter((finding) => finding.status === "error" || finding.status === "blocked");
   if (errors.length > 0) {
     lines.push("## Not checked (blocked, scanner or network errors)", "");
-    for (const finding of errors) lines.push(`- \`${finding.id}\`: ${finding.message}`);
+    for (const finding of errors) lines.push(`- \`${finding.id}\`: ${markdownInline(finding.message)}`);
     lines.push("");
   }
   const timed = result.findings.filter((finding) => finding.duration_ms !== undefined);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { boundedMessage, inertLine } from "../../../src/lib/site-text.ts";
 import {
   type CheckDetail,
   type Finding,
@@ -19,8 +20,9 @@ import {
   scanError,
 } from "./check-types.ts";
 import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
+import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "./dns/resolver.ts";
 import type { DocumentContext } from "./documents/document.ts";
-import { fallbackFingerprints, probeUnknownPaths } from "./documents/probes.ts";
+import { fallbackFingerprints, probeUnknownPaths, unknownPageUrl } from "./documents/probes.ts";
 import { SampleGate } from "./documents/sample-gate.ts";
 import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
@@ -30,6 +32,9 @@ import type { RequestBudget } from "./fetch/request-slots.ts";
 import { ignoreScanFailure, isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
+import type { RenderRequest } from "./render/render-session.ts";
+import { summarizeRendering } from "./render/render-summary.ts";
+import type { RenderOutcome } from "./render/rendered-site.ts";
 import { categoryResults, isApplicable, isIncomplete, scoreResults } from "./scoring.ts";
 import type { CheckerSettings } from "./settings.ts";
 import { gatherSignals, inferProfiles, profileReasons, type SiteFacts } from "./site-facts.ts";
@@ -54,7 +59,11 @@ export interface RunReadinessCheckOptions {
   signal?: AbortSignal;
   /** Called once the target is accepted, before any request: a caller charges its quota here, not for refused targets. */
   admit?: () => Promise<void>;
+  /** Renders the site's pages in a browser for the rendered checks (`render: true`); without it they are n/a. */
+  renderer?: { render(request: RenderRequest): Promise<RenderOutcome> };
 }
+
+const NOT_RENDERED = 'this check needs pages rendered in a browser: run the check with --render (API: "render": true)';
 
 interface CheckRun {
   definition: CheckDefinition;
@@ -100,19 +109,27 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const checkedAt = (options.now ?? (() => new Date()))();
   const { settings } = options;
   const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
-  const target = await parseTarget(options.target, settings, lookup);
+  // The time budget starts before the target's own name lookup: nothing of a scan outlives it.
+  const budget = AbortSignal.timeout(settings.limits.scanBudgetMs);
+  const deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
+  const target = await parseTarget(options.target, settings, { ...lookup, signal: deadline });
   await options.admit?.();
-  const fetcher = new ScanFetcher({
-    settings,
-    origin: target.origin,
-    ...lookup,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, signal: deadline });
   // Checks' held-back samples go once every check still running waits for samples too (documents/sample-gate.ts).
   const gate = new SampleGate(fetcher.scanDeadline);
   const newTrail = (forCheck = false): EvidenceTrail =>
     new EvidenceTrail(fetcher, settings.userAgent, target.origin, forCheck ? gate : null);
   const scanToken = randomBytes(6).toString("hex");
+  // The browser renders beside the static scan, through its own guard proxy and budget (render/render-session.ts).
+  const rendering =
+    options.renderer?.render({
+      origin: target.origin,
+      probeUrl: unknownPageUrl({ target }, scanToken),
+      settings,
+      // c-ares with its own time-outs and the per-scan cap, as the fetcher's lookups: never libuv's thread pool.
+      lookup: limitLookups(options.lookup ?? defaultLookup, LOOKUPS_PER_SCAN),
+      signal: deadline,
+    }) ?? null;
   let runs: CheckRun[];
   let facts: SiteFacts;
   try {
@@ -126,14 +143,12 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
       CHECK_SUITE.filter((check) => check.samples === true && isApplicable(check, applied)).length,
     );
     const agentDns = options.agentDns ?? dnsOverHttpsResolver();
-    const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns };
+    const context = { target, fallbacks, now: checkedAt, scanToken, facts, agentDns, rendering };
     let done = 0;
     runs = await Promise.all(
       CHECK_SUITE.map(async (definition): Promise<CheckRun> => {
-        const run = await runApplicable(definition, applied, { gate, budget: fetcher.budget }, () => ({
-          ...context,
-          trail: newTrail(true),
-        }));
+        const scan = { gate, budget: fetcher.budget, rendered: rendering !== null };
+        const run = await runApplicable(definition, applied, scan, () => ({ ...context, trail: newTrail(true) }));
         done += 1;
         options.onProgress?.({ kind: "check", finding: toFinding(run), done, total: CHECK_SUITE.length });
         return run;
@@ -142,6 +157,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   } finally {
     await fetcher.close();
   }
+  const rendered = rendering === null ? null : summarizeRendering(await rendering);
   const scored = runs.map((run) => ({ definition: run.definition, status: run.outcome.status }));
   const findings = runs.map(toFinding);
   const incomplete = isIncomplete(scored);
@@ -151,16 +167,19 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
     target: { input: target.input, origin: target.origin },
     checked_at: checkedAt.toISOString(),
     duration_ms: Math.round(performance.now() - started),
-    requests: fetcher.requestCount,
+    requests: fetcher.requestCount + (rendered?.requests ?? 0),
     profile: {
       inferred: facts.inferred,
       applied: facts.applied,
       overridden: facts.overridden,
-      reasons: facts.reasons,
+      reasons: Object.fromEntries(
+        Object.entries(facts.reasons).map(([profile, reason]) => [profile, inertLine(reason)]),
+      ),
     },
     score: incomplete ? { ...score, percent: null } : score,
     incomplete,
     blocked: summarizeBlocking(findings, fetcher.watch.signals, settings),
+    render: rendered,
     level: computeLevel(runs.map((run) => ({ id: run.definition.id, title: run.definition.title, ...run.outcome }))),
     categories: categoryResults(scored),
     findings,
@@ -172,9 +191,11 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
 async function runApplicable(
   definition: CheckDefinition,
   applied: readonly Profile[],
-  scan: { gate: SampleGate; budget: RequestBudget },
+  scan: { gate: SampleGate; budget: RequestBudget; rendered: boolean },
   contextFor: () => CheckContext,
 ): Promise<CheckRun> {
+  if (definition.rendered === true && !scan.rendered)
+    return { definition, trail: null, durationMs: 0, outcome: notApplicable(NOT_RENDERED) };
   if (!isApplicable(definition, applied)) {
     const wanted = definition.profiles === "all" ? "all" : definition.profiles.join(", ");
     return {
@@ -186,14 +207,16 @@ async function runApplicable(
   }
   const context = contextFor();
   const started = performance.now();
-  scan.gate.enter(context.trail);
+  // A rendered check waits on the browser, not on requests: as a member it would hold every sample back until then.
+  const member = definition.rendered === true ? null : context.trail;
+  if (member !== null) scan.gate.enter(member);
   let outcome: CheckOutcome;
   try {
     outcome = capByMaturity(definition.maturity, await runOne(definition, context));
   } finally {
     // A check that never sampled hands back the request kept for its first sample, before held samples are released.
     if (definition.samples === true && !context.trail.sampled) scan.budget.releaseSample();
-    scan.gate.leave(context.trail);
+    if (member !== null) scan.gate.leave(member);
   }
   // A pass or n/a that rests on less than the check asked for, because bot protection refused part of it, says
   // nothing about the site: it is blocked too. A fail or warn stands, proven by what did come back.
@@ -210,11 +233,15 @@ function toFinding(run: CheckRun): Finding {
     category: definition.category,
     severity: definition.severity,
     status: outcome.status,
-    message: outcome.message,
+    message: boundedMessage(outcome.message),
     duration_ms: run.durationMs,
     ...(run.trail?.spending ?? { requests: 0, reused: 0 }),
   };
 }
+
+/** Clauses a finding keeps, and the characters of each: a hostile document can break a clause on every line. */
+const MAX_CLAUSES = 20;
+const CLAUSE_LIMIT = 500;
 
 function toDetail(run: CheckRun): CheckDetail {
   const { definition } = run;
@@ -224,6 +251,8 @@ function toDetail(run: CheckRun): CheckDetail {
     remediation: definition.remediation,
     prompt: definition.prompt,
     spec_urls: [...definition.specUrls],
-    clauses: run.outcome.clauses ?? [],
+    clauses: (run.outcome.clauses ?? [])
+      .slice(0, MAX_CLAUSES)
+      .map((clause) => ({ ...clause, problem: boundedMessage(clause.problem, CLAUSE_LIMIT) })),
   };
 }

@@ -1,4 +1,4 @@
-import type { RequestSigner } from "../../platform/signing/request-signature.ts";
+import { KEY_DIRECTORY_PATH, type RequestSigner } from "../../platform/signing/request-signature.ts";
 
 /** Raised when the checker is configured in a way that would weaken its SSRF guard. */
 export class CheckerConfigurationError extends Error {
@@ -49,6 +49,8 @@ export interface CheckerSettings {
   limits: CheckerLimits;
   /** Signs every request the scan sends (Web Bot Auth), so site owners can verify and allow the crawler; `null` only in tests not about signing. */
   signer: RequestSigner | null;
+  /** The key directory a signature's `Signature-Agent` names: what a site owner allows (the service's own). */
+  keyDirectory: string;
 }
 
 export interface CheckerSettingsInput {
@@ -82,6 +84,7 @@ export function defineCheckerSettings(input: CheckerSettingsInput = {}): Checker
     userAgent: checkerUserAgent(input.siteUrl ?? DEFAULT_SITE_URL),
     limits: { ...DEFAULT_CHECKER_LIMITS, ...input.limits },
     signer: input.signer ?? null,
+    keyDirectory: new URL(KEY_DIRECTORY_PATH, input.siteUrl ?? DEFAULT_SITE_URL).href,
   };
 }
 

@@ -1,3 +1,4 @@
+import { inertLine, sarifText } from "../../../src/lib/site-text.ts";
 import { absolute } from "../../../src/lib/urls.ts";
 import type { CheckDetail, CheckStatus, Finding, ReadinessSummary } from "../../../src/schemas/report.ts";
 import { CHECK_SUITE } from "../engine/suite/registry.ts";
@@ -77,8 +78,8 @@ function rule(finding: Finding, detail: CheckDetail | undefined, options: SarifO
       : `The remediation is in the unlocked report: ${options.unlockUrl}`;
   return {
     id: finding.id,
-    shortDescription: { text: finding.title },
-    help: { text: help },
+    shortDescription: { text: inertLine(finding.title) },
+    help: { text: inertLine(help) },
     ...(helpUri === undefined ? {} : { helpUri }),
     properties: { category: finding.category, severity: finding.severity },
   };
@@ -103,7 +104,7 @@ export function toSarif(report: ReadinessSummary & { details?: CheckDetail[] }, 
       ruleId: finding.id,
       ruleIndex,
       level,
-      message: { text: finding.message },
+      message: { text: sarifText(finding.message) },
       locations: [{ physicalLocation: { artifactLocation: { uri } } }],
       properties: {
         status: finding.status,

@@ -77,17 +77,46 @@ function values(monitor: NewMonitor, state: MonitorState, nextRunAt: string | nu
 /**
  * A person's monitor, pending until its address is confirmed: one statement for the caller's batch.
  * The same address and origin again is the same row; a stopped one becomes pending again (its
- * history kept), with a new week to confirm it. What it already was is otherwise left alone.
+ * history kept), with a new week to confirm it. What it already was is otherwise left alone. Nothing
+ * is written once the address has `pendingLimit` requests waiting for confirmation: a stranger
+ * cannot pile sites onto someone's address.
  */
-export function requestEmailMonitorStatement(monitor: NewMonitor): SqlStatement {
+export function requestEmailMonitorStatement(monitor: NewMonitor, pendingLimit: number): SqlStatement {
+  if (!("email" in monitor.owner)) throw new Error("a person's monitor needs an address");
   return {
-    sql: `INSERT INTO monitors (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    sql: `INSERT INTO monitors (${COLUMNS})
+          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+          WHERE (SELECT COUNT(*) FROM monitors WHERE email = ? AND state = 'pending') < ?
           ON CONFLICT (email, origin) WHERE email IS NOT NULL DO UPDATE SET
             state = 'pending', created_at = excluded.created_at, stopped_at = NULL, stop_reason = NULL,
             frequency = excluded.frequency, profile = excluded.profile
           WHERE monitors.state = 'stopped'`,
-    args: values(monitor, "pending", null),
+    args: [...values(monitor, "pending", null), monitor.owner.email, pendingLimit],
   };
+}
+
+/** The address's monitors waiting for confirmation and asked for after `since`, oldest first. */
+export async function listPendingForEmail(sql: Sql, email: string, since: string): Promise<MonitorRow[]> {
+  const result = await sql.execute({
+    sql: "SELECT * FROM monitors WHERE email = ? AND state = 'pending' AND created_at > ? ORDER BY created_at, id",
+    args: [email, since],
+  });
+  return result.rows.map(toMonitor);
+}
+
+/**
+ * The monitor whose runs a host's badge shows: of the active ones that watch `origin` (any origin
+ * when `null`) with the profile inferred, the one confirmed first (an agent's is confirmed when it is
+ * created). Someone who watches the same host later, or with a profile of their choosing, never
+ * changes it.
+ */
+export async function findBadgeMonitor(sql: Sql, host: string, origin: string | null): Promise<MonitorRow | null> {
+  const row = await sql.queryOne({
+    sql: `SELECT * FROM monitors WHERE host = ? AND state = 'active' AND profile IS NULL ${origin === null ? "" : "AND origin = ?"}
+          ORDER BY COALESCE(confirmed_at, created_at), id LIMIT 1`,
+    args: origin === null ? [host] : [host, origin],
+  });
+  return row ? toMonitor(row) : null;
 }
 
 /**
@@ -175,42 +204,38 @@ export async function stopMonitor(sql: Sql, id: string, at: string, reason: stri
   return row ? toMonitor(row) : null;
 }
 
-/** Removes monitors and their history; `where` selects them from `monitors` (by id, or unconfirmed for too long). */
-async function removeWhere(sql: Sql, where: SqlStatement): Promise<number> {
-  const [, removed] = await sql.batch(
+/**
+ * Requests left unconfirmed since before `before` (a week after they were asked for): one never
+ * confirmed is forgotten; one that was watched before (stopped, then asked for again) is stopped
+ * again with its history, so nobody's request can make a monitor's history go away.
+ */
+export async function sweepUnconfirmed(
+  sql: Sql,
+  before: string,
+  at: string,
+): Promise<{ removed: number; stopped: number }> {
+  const [stopped, removed] = await sql.batch(
     [
       {
-        sql: `DELETE FROM monitor_runs WHERE monitor_id IN (SELECT id FROM monitors WHERE ${where.sql})`,
-        args: where.args ?? [],
+        sql: `UPDATE monitors SET state = 'stopped', stopped_at = ?, stop_reason = 'not confirmed again'
+              WHERE state = 'pending' AND created_at <= ? AND confirmed_at IS NOT NULL`,
+        args: [at, before],
       },
-      { sql: `DELETE FROM monitors WHERE ${where.sql}`, args: where.args ?? [] },
+      {
+        sql: "DELETE FROM monitors WHERE state = 'pending' AND created_at <= ? AND confirmed_at IS NULL AND NOT EXISTS (SELECT 1 FROM monitor_runs WHERE monitor_id = monitors.id)",
+        args: [before],
+      },
     ],
     "write",
   );
-  return removed?.rowsAffected ?? 0;
+  return { removed: removed?.rowsAffected ?? 0, stopped: stopped?.rowsAffected ?? 0 };
 }
-
-/** A monitor whose address bounced: nothing more can reach its owner. */
-export const removeMonitor = (sql: Sql, id: string) => removeWhere(sql, { sql: "id = ?", args: [id] });
-
-/** Monitors still unconfirmed since before `before` (a week after they were asked for). */
-export const removeUnconfirmed = (sql: Sql, before: string) =>
-  removeWhere(sql, { sql: "state = 'pending' AND created_at <= ?", args: [before] });
 
 /** Active monitors of this address: what the free plan's limit counts. */
 export async function countActiveForEmail(sql: Sql, email: string): Promise<number> {
   const row = await sql.queryOne({
     sql: "SELECT COUNT(*) AS n FROM monitors WHERE email = ? AND state = 'active'",
     args: [email],
-  });
-  return Number(row?.n ?? 0);
-}
-
-/** Active monitors watching this host. */
-export async function countActiveForHost(sql: Sql, host: string): Promise<number> {
-  const row = await sql.queryOne({
-    sql: "SELECT COUNT(*) AS n FROM monitors WHERE host = ? AND state = 'active'",
-    args: [host],
   });
   return Number(row?.n ?? 0);
 }

@@ -201,16 +201,6 @@ export async function findRun(sql: Sql, id: string): Promise<RunRow | null> {
   return row ? toRun(row) : null;
 }
 
-/** The latest run of any active monitor of this host: what its badge shows. */
-export async function latestRunForHost(sql: Sql, host: string): Promise<RunRow | null> {
-  const row = await sql.queryOne({
-    sql: `SELECT r.* FROM monitor_runs AS r JOIN monitors AS m ON m.id = r.monitor_id
-          WHERE m.host = ? AND m.state = 'active' ORDER BY r.finished_at DESC, r.seq DESC LIMIT 1`,
-    args: [host],
-  });
-  return row ? toRun(row) : null;
-}
-
 /** How many runs each monitor has (the staff list); one query for all of them. */
 export async function countRuns(sql: Sql, monitorIds: readonly string[]): Promise<Map<string, number>> {
   if (monitorIds.length === 0) return new Map();

@@ -34,12 +34,16 @@ function checksum(body: string): string {
  * scanners can recognise a real token.
  */
 export function generateAgentToken(): string {
-  const body = `${PREFIX}${randomBase62(RANDOM_LENGTH)}`;
+  return appendChecksum(`${PREFIX}${randomBase62(RANDOM_LENGTH)}`);
+}
+
+/** A prefixed random body with the same 6-character checksum (OAuth tokens carry one too: oauth-token.ts). */
+export function appendChecksum(body: string): string {
   return `${body}${checksum(body)}`;
 }
 
-export function hasValidChecksum(token: string): boolean {
-  if (!AGENT_TOKEN_PATTERN.test(token)) return false;
+export function hasValidChecksum(token: string, pattern: RegExp = AGENT_TOKEN_PATTERN): boolean {
+  if (!pattern.test(token)) return false;
   const body = token.slice(0, -CHECKSUM_LENGTH);
   const given = Buffer.from(token.slice(-CHECKSUM_LENGTH));
   const expected = Buffer.from(checksum(body));

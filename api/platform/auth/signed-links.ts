@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { LINK_EXPIRY_PATTERN } from "../../../src/schemas/common.ts";
 import { ringKeys, type SecretRing } from "../secret-ring.ts";
 
 /**
@@ -26,10 +27,11 @@ export type LinkCheck =
 /**
  * Checks the form (the subject must match `subject`, a pattern without anchors or groups), then the
  * signature in constant time under every key of the ring (a link e-mailed before a rotation is
- * signed with a previous key), then the expiry.
+ * signed with a previous key), then the expiry. The expiry must be spelled as `signLink` spells it
+ * (LINK_EXPIRY_PATTERN), so a link has exactly one valid form.
  */
 export function verifyLink(ring: SecretRing, label: string, subject: RegExp, token: string, now: Date): LinkCheck {
-  const match = new RegExp(`^v1\\.(${subject.source})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{43})$`).exec(token);
+  const match = new RegExp(`^v1\\.(${subject.source})\\.(${LINK_EXPIRY_PATTERN})\\.([A-Za-z0-9_-]{43})$`).exec(token);
   if (!match) return { ok: false, reason: "malformed" };
   const [, named = "", seconds = "", given = ""] = match;
   const received = Buffer.from(given);

@@ -13,10 +13,11 @@ interface Entry {
  * lifetime: each owner carries the standing epoch it was read under, and one older than the
  * instance's latest reading of the epoch is read again (standing-epoch.ts): the refusal holds
  * within a quarter of a second everywhere, and from the next request once the staff command that
- * made it has returned. The
- * lifetime bounds what an agent's own writes on another instance leave stale (its waiting-list and
- * survey dates); writes this instance makes to an agent's standing drop its entries at once.
- * Unknown tokens are never cached.
+ * made it has returned. Writes this instance makes to an agent's standing drop its entries at once;
+ * the lifetime (TOKEN_CACHE_MS) bounds what an agent's own writes through another instance leave
+ * stale here (its waiting-list and survey dates). An agent still reads its own writes: the front
+ * sends each token's requests to one instance (src/lib/nginx-conf.ts), and a deployment whose
+ * balancer cannot sets the lifetime to 0. Unknown tokens are never cached.
  *
  * Keyed by the presented token itself, not its hash: hashing on every request cost about 16 µs on
  * the benchmark machine, more than the rest of the token check together. The database still keeps

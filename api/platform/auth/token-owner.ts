@@ -27,4 +27,10 @@ export interface TokenOwner {
   surveyVersion: string | null;
   /** The agents' standing epoch when this was read, in the same statement (standing-epoch.ts). */
   standingEpoch: number;
+  /** An OAuth access token's audience: the one resource it is good at (RFC 8707). Agent tokens have none. */
+  audience?: string;
+  /** When an OAuth access token stops working, in ms since the epoch. Agent tokens last until revoked. */
+  expiresAt?: number;
+  /** The OAuth client holding the token. */
+  clientId?: string;
 }

@@ -1,14 +1,12 @@
 import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
-import { API_SECURITY_HEADERS, CORS_HEADERS, SECURITY_HEADERS } from "../../../src/lib/manifest.ts";
+import { SECURITY_HEADERS } from "../../../src/lib/manifest.ts";
+import { API_ANSWER_HEADERS, DYNAMIC_CACHE_CONTROL } from "../../../src/lib/static-headers.ts";
 import { markComplete } from "./complete-response.ts";
 import { codeDynamicBody } from "./encoding/dynamic-coding.ts";
 import { requestIdOf } from "./request-id.ts";
 
 const DOCUMENT_SECURITY = Object.entries(SECURITY_HEADERS);
-// Everything but an HTML page may be read from any origin, as the preflight already allows: tokens
-// travel in Authorization, never in cookies, so a page elsewhere gains nothing its caller lacks.
-const API_SECURITY = [...Object.entries(API_SECURITY_HEADERS), ...Object.entries(CORS_HEADERS)];
 
 /**
  * Every header of a response this server builds whole: type, the security headers for its kind (and
@@ -16,9 +14,10 @@ const API_SECURITY = [...Object.entries(API_SECURITY_HEADERS), ...Object.entries
  * an extra says otherwise).
  */
 export function responseHeaders(type: string, requestId: string, extra?: Record<string, string>): [string, string][] {
-  const security = type.startsWith("text/html") ? DOCUMENT_SECURITY : API_SECURITY;
+  // Everything but an HTML page may be read from any origin, as the preflight already allows.
+  const security = type.startsWith("text/html") ? DOCUMENT_SECURITY : API_ANSWER_HEADERS;
   const headers: [string, string][] = [["Content-Type", type], ...security, ["X-Request-Id", requestId]];
-  let cacheControl = "no-store";
+  let cacheControl = DYNAMIC_CACHE_CONTROL;
   if (extra) {
     for (const name in extra) {
       const value = extra[name] ?? "";

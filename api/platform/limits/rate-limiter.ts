@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import type { RateLimitName } from "../../../src/lib/registry.ts";
 import type { Sql } from "../../db/sql.ts";
 import { consumeInDatabase, purgeExpiredCounters, refundInDatabase } from "./rate-limits-sql.ts";
@@ -9,7 +10,7 @@ export interface RateLimitPolicy {
 
 /** Defaults per named limit (requests per window); `RATE_LIMITS` overrides any of them. */
 export const DEFAULT_RATE_LIMITS: Record<
-  RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses",
+  RateLimitName | "agent-auth-failures" | "checks-daily" | "api-misses" | "oauth",
   RateLimitPolicy
 > = {
   checks: { limit: 10, windowSeconds: 60 },
@@ -30,6 +31,8 @@ export const DEFAULT_RATE_LIMITS: Record<
   "api-misses": { limit: 300, windowSeconds: 60 },
   // Failed token presentations per client address: guessing tokens costs the guesser, not the owner.
   "agent-auth-failures": { limit: 20, windowSeconds: 60 },
+  // Posts to the authorization server (registration, token, revocation, consent) per client address.
+  oauth: { limit: 60, windowSeconds: 60 },
 };
 export type LimitName = keyof typeof DEFAULT_RATE_LIMITS;
 
@@ -82,12 +85,24 @@ export class MemoryRateLimitStore implements RateLimitStore {
 }
 
 /** Several instances: counters in the database, one atomic upsert per request. */
+/**
+ * Counters every instance shares, in the database. A counter's key holds a client's address, which the database
+ * must not keep (docs: rate limits, "For operators"): it is stored as an HMAC under a key derived from the server
+ * secret, so instances agree on it and a copy of the database names nobody. A rotated secret starts every window
+ * afresh, which costs a client at most one window's allowance.
+ */
 export class DatabaseRateLimitStore implements RateLimitStore {
   #nextPurge = 0;
   private readonly client: () => Sql;
+  private readonly hashKey: Buffer;
 
-  constructor(client: () => Sql) {
+  constructor(client: () => Sql, serverSecret: string) {
     this.client = client;
+    this.hashKey = createHmac("sha256", serverSecret).update("rate-limit-counters").digest();
+  }
+
+  #stored(key: string): string {
+    return createHmac("sha256", this.hashKey).update(key).digest("base64url");
   }
 
   async consume(key: string, windowMs: number, now: number): Promise<Counter> {
@@ -95,11 +110,11 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       this.#nextPurge = now + 60_000;
       await purgeExpiredCounters(this.client(), now);
     }
-    return consumeInDatabase(this.client(), key, windowMs, now);
+    return consumeInDatabase(this.client(), this.#stored(key), windowMs, now);
   }
 
   async refund(key: string, now: number): Promise<void> {
-    await refundInDatabase(this.client(), key, now);
+    await refundInDatabase(this.client(), this.#stored(key), now);
   }
 }
 

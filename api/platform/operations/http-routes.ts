@@ -1,9 +1,12 @@
 import { getRouterParams, type H3, type H3Event } from "h3";
 import { findOperation, type Operation, type OperationId } from "../../../src/lib/registry.ts";
+import type { BearerResource } from "../auth/bearer.ts";
 import { readJson } from "../body.ts";
 import { clientAddress } from "../http/client.ts";
 import { limitsOf, rememberLimits } from "../http/request-limits.ts";
 import { jsonResponse } from "../http/responses.ts";
+import { enforceRateLimit } from "../limits/enforce.ts";
+import { methodNotAllowed, methodsForPath, shadowedLiteralPaths } from "../operation-match.ts";
 import type { OperationCall, OperationDefinition } from "./definition.ts";
 import { type OperationDeps, performOperation } from "./prepare-call.ts";
 
@@ -18,6 +21,8 @@ export interface HttpRouteOptions<Id extends OperationId, Found, Result> {
   ) => Response | Promise<Response>;
   /** Where the created resource can be read back, for a 201 (RFC 9110 §15.3.2). */
   location?: (result: Result, call: OperationCall<Id, Found>) => string;
+  /** The protected resource this route is, when not the HTTP API (the agent MCP endpoint). */
+  resource?: BearerResource;
 }
 
 /** One served operation, its types closed over: the app only needs its id and a way to serve it. */
@@ -29,6 +34,8 @@ export interface HttpRoute {
 export interface HttpRouteDeps extends OperationDeps {
   bodyLimitBytes: number;
   trustProxy: boolean;
+  /** The HTTP API as a protected resource: OAuth tokens issued for it are accepted, and its 401s say where its metadata is. */
+  resource?: BearerResource;
 }
 
 /** `/api/v1/checks/{id}` → `/api/v1/checks/:id`; a `{path}` of several segments → a named wildcard. */
@@ -57,6 +64,7 @@ export function httpRoute<Id extends OperationId, Found, Result>(
           params: getRouterParams(event),
           readBody: (schema, optional) => readJson(event, schema, { limitBytes: deps.bodyLimitBytes, optional }),
           onLimits: (headers) => rememberLimits(event, headers),
+          ...((options.resource ?? deps.resource) ? { resource: options.resource ?? deps.resource } : {}),
         },
         deps,
       );
@@ -75,12 +83,20 @@ export function httpRoute<Id extends OperationId, Found, Result>(
 export function httpOnlyRoute<Id extends OperationId>(
   id: Id,
   handle: (event: H3Event, call: OperationCall<Id>, headers: Record<string, string>) => Promise<Response>,
+  options: Pick<HttpRouteOptions<Id, undefined, undefined>, "resource"> = {},
 ): HttpRoute {
   const definition: OperationDefinition<Id, undefined, undefined> = { id, run: async () => undefined };
-  return httpRoute(definition, { respond: (event, call, _result, headers) => handle(event, call, headers) });
+  return httpRoute(definition, {
+    ...options,
+    respond: (event, call, _result, headers) => handle(event, call, headers),
+  });
 }
 
-/** Serves each route at its registry method and path; GET answers HEAD too (RFC 9110 §9.3.2). */
+/**
+ * Serves each route at its registry method and path; GET answers HEAD too (RFC 9110 §9.3.2). A
+ * literal path that another method's template would capture answers that method with 405, as an
+ * unknown method on any known path does (and counts as a miss, as those do).
+ */
 export function registerOperationRoutes(app: H3, routes: readonly HttpRoute[], deps: HttpRouteDeps): void {
   for (const route of routes) {
     const operation = findOperation(route.id);
@@ -88,5 +104,13 @@ export function registerOperationRoutes(app: H3, routes: readonly HttpRoute[], d
     const handler = (event: H3Event) => route.serve(event, deps);
     app.on(operation.method, path, handler);
     if (operation.method === "GET") app.on("HEAD", path, handler);
+  }
+  for (const { method, path } of shadowedLiteralPaths()) {
+    const refuse = async (event: H3Event) => {
+      rememberLimits(event, await enforceRateLimit(deps.limiter, "api-misses", clientAddress(event, deps.trustProxy)));
+      throw methodNotAllowed(path, event.req.method, methodsForPath(path));
+    };
+    app.on(method, path, refuse);
+    if (method === "GET") app.on("HEAD", path, refuse);
   }
 }

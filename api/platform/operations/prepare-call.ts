@@ -3,7 +3,13 @@ import { findOperation, type OperationId } from "../../../src/lib/registry.ts";
 import type { RequestSchemas } from "../../../src/schemas/requests/bodies.ts";
 import type { ServiceSettings } from "../../../src/schemas/service.ts";
 import { isUnavailableError } from "../../db/database.ts";
-import { type AgentAuthDeps, authenticateBearer, presentedTokenHash, tokenSubject } from "../auth/bearer.ts";
+import {
+  type AgentAuthDeps,
+  authenticateBearer,
+  type BearerResource,
+  presentedTokenHash,
+  tokenSubject,
+} from "../auth/bearer.ts";
 import { refuseUnavailable } from "../availability.ts";
 import { LimitCounter } from "../limits/enforce.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
@@ -31,6 +37,8 @@ export interface CallSource {
   onLimits?: (headers: Record<string, string>) => void;
   /** How a caller without a token gets one, in its transport's terms (bearer.ts's TOKEN_SOURCE_HTTP when absent). */
   tokenSource?: string;
+  /** The protected resource the call arrived at: OAuth tokens must have been issued for it (none: agent tokens only). */
+  resource?: BearerResource;
 }
 
 /**
@@ -56,7 +64,14 @@ async function prepareCall<Id extends OperationId, Found>(
   const begun = limit && presented ? limits.begin(limit, tokenSubject(presented)) : undefined;
   const agent =
     authentication.type === "bearer"
-      ? await authenticateBearer(header, deps.auth, source.address, authentication.scope, source.tokenSource)
+      ? await authenticateBearer(
+          header,
+          deps.auth,
+          source.address,
+          authentication.scope,
+          source.tokenSource,
+          source.resource,
+        )
       : null;
   const subject = agent ? tokenSubject(agent.tokenHash) : source.address;
   if (limit) await limits.count(limit, subject, begun);

@@ -18,28 +18,40 @@ export function startProcess(
   return startCommand(process.execPath, args, env, readyUrl, url);
 }
 
-/** Starts any program (nginx, for one) and waits until `readyUrl` answers; its stdout goes to `stdoutFd` if given. */
+/**
+ * Starts any program (nginx, for one) and waits until `readyUrl` answers; its stdout (and stderr,
+ * when `outputFd` is given) goes to `outputFd`. `detached`: in a process group of its own, so a
+ * Ctrl-C at the terminal reaches only the parent, which stops it in its turn.
+ */
 export async function startCommand(
   command: string,
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
   url: string,
-  stdoutFd?: number,
+  outputFd?: number,
+  options: { detached?: boolean } = {},
 ): Promise<Started> {
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
-    stdio: ["ignore", stdoutFd ?? "ignore", "inherit"],
+    stdio: ["ignore", outputFd ?? "ignore", outputFd ?? "inherit"],
+    detached: options.detached ?? false,
   });
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `${args.join(" ")} ${child.signalCode ? `was killed by ${child.signalCode}` : `exited with ${child.exitCode}`}`,
+      );
     try {
       if ((await fetch(readyUrl)).status < 500) break;
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new Error(`${args.join(" ")} did not start`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${args.join(" ")} did not answer ${readyUrl} within 30 s`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

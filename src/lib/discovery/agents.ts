@@ -1,6 +1,7 @@
 import { AGENT_SCOPES, DEFAULT_AGENT_SCOPES, OPERATIONS } from "../registry.ts";
 import { absolute, paths } from "../urls.ts";
-import { availableOperations, type DiscoveryContext, serviceRef } from "./documents.ts";
+import { authentication, availableOperations, type DiscoveryContext, serviceRef } from "./documents.ts";
+import { MCP_AGENT_PATH, OAUTH_PATHS, PROTECTED_RESOURCES, protectedResource } from "./oauth.ts";
 import type { ServiceState } from "./state.ts";
 
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
@@ -50,6 +51,7 @@ export function agentsDocument(
       mcp: mcpOn
         ? {
             endpoint: absolute(ctx.siteUrl, "/mcp"),
+            agent_endpoint: absolute(ctx.siteUrl, MCP_AGENT_PATH),
             transport: "streamable-http" as const,
             server_card:
               extras.mcpCard && publish.mcp_server_card
@@ -60,6 +62,16 @@ export function agentsDocument(
       skills: publish.agent_skills ? absolute(ctx.siteUrl, "/.well-known/agent-skills/index.json") : null,
       capabilities: absolute(ctx.siteUrl, "/capabilities.json"),
     },
+    oauth: {
+      authorization_server: absolute(ctx.siteUrl, OAUTH_PATHS.metadata),
+      protected_resources: PROTECTED_RESOURCES.map((name) => {
+        const resource = protectedResource(ctx.siteUrl, name);
+        return { resource: resource.url, resource_metadata: resource.metadataUrl };
+      }),
+      token_format:
+        "oat_ followed by 43 base64url characters and a 6-character checksum; an hour, renewed with its ort_ refresh token",
+      docs: absolute(ctx.docsUrl, "/docs/agents/sign-in-from-mcp-clients"),
+    },
     endpoints: available
       .filter((operation) => operation.capability !== undefined)
       .map((operation) => ({
@@ -68,15 +80,7 @@ export function agentsDocument(
         url: absolute(ctx.siteUrl, operation.path),
         // What to send: the JSON Schema the server validates the body with (null for a read).
         request_schema: operation.requestSchema ? absolute(ctx.siteUrl, paths.schema(operation.requestSchema)) : null,
-        authentication:
-          operation.authentication.type === "none"
-            ? { type: "none" as const }
-            : {
-                type: "bearer" as const,
-                scheme: "Bearer" as const,
-                scope: operation.authentication.scope,
-                obtain: absolute(ctx.siteUrl, "/api/v1/agents/register"),
-              },
+        authentication: authentication(operation, ctx),
       })),
   };
 }

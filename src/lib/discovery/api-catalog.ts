@@ -1,5 +1,6 @@
 import { absolute, paths } from "../urls.ts";
 import type { DiscoveryContext } from "./documents.ts";
+import { OAUTH_PATHS, PROTECTED_RESOURCES, protectedResourceMetadataPath } from "./oauth.ts";
 
 interface LinkTarget {
   href: string;
@@ -35,6 +36,16 @@ export function apiCatalogDocument(ctx: DiscoveryContext, extras: CatalogExtras)
     { href: site("/pricing.json"), type: "application/json", title: "Pricing" },
     { href: site("/terms.json"), type: "application/json", title: "Terms and policies" },
     { href: site("/roadmap.json"), type: "application/json", title: "Roadmap" },
+    {
+      href: site(OAUTH_PATHS.metadata),
+      type: "application/json",
+      title: "OAuth authorization server metadata (RFC 8414)",
+    },
+    ...PROTECTED_RESOURCES.map((name) => ({
+      href: site(protectedResourceMetadataPath(name)),
+      type: "application/json",
+      title: `OAuth protected resource metadata (RFC 9728): ${name === "api" ? "the HTTP API" : "the agent MCP endpoint"}`,
+    })),
   ];
   apiAnchor.status = [{ href: site("/.well-known/service-state.json"), type: "application/json" }];
   apiAnchor.describedby = extras.schemaNames.map((name) => ({

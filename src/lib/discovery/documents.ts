@@ -3,6 +3,7 @@ import type { Content } from "../../content/model.ts";
 import { OPERATIONS, type Operation } from "../registry.ts";
 import { FEATURE_SWITCHES, FORM_SWITCHES } from "../switches.ts";
 import { absolute, paths } from "../urls.ts";
+import { MCP_AGENT_PATH, protectedResource } from "./oauth.ts";
 import { isOperationAvailable, openSwitches, operationUnavailability, type ServiceState } from "./state.ts";
 
 /** Where the documents are published; the same for the build and the running server. */
@@ -17,13 +18,16 @@ export function serviceRef({ content, siteUrl }: DiscoveryContext) {
   return { name, identifier, version, url: siteUrl };
 }
 
-function authentication(operation: Operation, ctx: DiscoveryContext) {
+/** How to authenticate for an operation: an agent token, or an OAuth token issued for the resource the operation is part of. */
+export function authentication(operation: Operation, ctx: Pick<DiscoveryContext, "siteUrl">) {
   if (operation.authentication.type === "none") return { type: "none" as const };
+  const resource = protectedResource(ctx.siteUrl, operation.path === MCP_AGENT_PATH ? "mcp-agent" : "api");
   return {
     type: "bearer" as const,
     scheme: "Bearer" as const,
     scope: operation.authentication.scope,
     obtain: absolute(ctx.siteUrl, "/api/v1/agents/register"),
+    oauth: { resource: resource.url, resource_metadata: resource.metadataUrl },
   };
 }
 

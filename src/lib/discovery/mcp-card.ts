@@ -3,6 +3,7 @@ import { MCP_SERVER_CARD_SCHEMA, type McpServerCard } from "../../schemas/mcp.ts
 import type { ServiceSettings } from "../../schemas/service.ts";
 import { absolute } from "../urls.ts";
 import type { DiscoveryContext } from "./documents.ts";
+import { MCP_AGENT_PATH } from "./oauth.ts";
 
 /** Where the MCP server answers (Streamable HTTP). */
 export const MCP_PATH = "/mcp";
@@ -61,7 +62,16 @@ export function serverCardDocument(ctx: DiscoveryContext): McpServerCard {
     description: shortDescription(service),
     title: service.name,
     websiteUrl: ctx.docsUrl,
-    remotes: [{ type: "streamable-http", url: endpoint, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
+    // The public endpoint first (what scanners and clients that take one remote use), then the one that acts
+    // for a registration, behind an OAuth sign-in its 401 points to.
+    remotes: [
+      { type: "streamable-http", url: endpoint, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] },
+      {
+        type: "streamable-http",
+        url: absolute(ctx.siteUrl, MCP_AGENT_PATH),
+        supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+      },
+    ],
     serverInfo: mcpServerInfo(service),
     endpoint,
     protocolVersion: LATEST_PROTOCOL_VERSION,

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { Content } from "../../content/model.ts";
 import { SCOPE_DESCRIPTIONS } from "../discovery/agents.ts";
+import { OAUTH_PATHS, protectedResource, type ResourceName } from "../discovery/oauth.ts";
 import { RESPONSE_SCHEMAS, requestSchemas } from "../json-schemas.ts";
 import { PROBLEM_TYPES } from "../problems.ts";
 import { AGENT_SCOPES } from "../registry.ts";
+import { absolute } from "../urls.ts";
 
 type Json = Record<string, unknown>;
 
@@ -61,7 +63,7 @@ const HEADERS: Json = {
   },
   WWWAuthenticate: {
     description:
-      '`Bearer realm="agents"`, with `error="invalid_token"` when a bad token was sent or `error="insufficient_scope", scope="…"` (RFC 6750 §3).',
+      '`Bearer realm="agents", resource_metadata="…"` naming the protected-resource metadata (RFC 9728 §5.1), with `error="invalid_token"` when a bad token was sent or `error="insufficient_scope", scope="…"` (RFC 6750 §3).',
     schema: { type: "string" },
   },
   Allow: { description: "The methods this address accepts.", schema: { type: "string" } },
@@ -118,15 +120,36 @@ export function problemResponses(answered: ReadonlySet<number>): Json {
   return responses;
 }
 
+/** OAuth 2.1 for one protected resource: the same authorization server, tokens bound to that resource. */
+function oauthScheme(siteUrl: string, name: ResourceName, scopes: Record<string, string>): Json {
+  const at = (path: string) => absolute(siteUrl, path);
+  const resource = protectedResource(siteUrl, name);
+  const where = name === "api" ? "this API" : "the agent MCP endpoint";
+  return {
+    type: "oauth2",
+    description: `An OAuth 2.1 access token (\`oat_…\`) from this site's authorization server (metadata: ${at(OAUTH_PATHS.metadata)}), issued for ${where} with \`resource=${resource.url}\` (RFC 8707, metadata: ${resource.metadataUrl}); a token issued for another resource is refused. Authorization code with PKCE S256 only; a client identifies itself by a client ID metadata document URL or registers dynamically, and a person allows it on the consent page, for a new or an existing agent registration.`,
+    flows: {
+      authorizationCode: {
+        authorizationUrl: at(OAUTH_PATHS.authorize),
+        tokenUrl: at(OAUTH_PATHS.token),
+        refreshUrl: at(OAUTH_PATHS.token),
+        scopes,
+      },
+    },
+  };
+}
+
 /**
- * Agent tokens are bearer tokens (RFC 6750), not OAuth 2.0: there is no authorization server, so an
- * `oauth2` scheme would send clients looking for one. OpenAPI 3.1 lets a non-OAuth requirement list
- * "role names which are required for the execution" (§4.8.30): operations list the scope they need
- * there, and `x-scopes` documents each scope, as `/agents.json` does.
+ * Two ways to the same operations: an agent token (a bearer token of our own, RFC 6750, from
+ * registration; OpenAPI 3.1 lets a non-OAuth requirement list "role names which are required for the
+ * execution", §4.8.30, so operations list their scope there and `x-scopes` documents each), or an
+ * OAuth 2.1 access token from this site's authorization server, issued for the API's resource.
  */
-export function securitySchemes(): Json {
+export function securitySchemes(siteUrl: string): Json {
   const scopes = Object.fromEntries(AGENT_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope]));
   return {
+    oauth: oauthScheme(siteUrl, "api", scopes),
+    oauthMcpAgent: oauthScheme(siteUrl, "mcp-agent", scopes),
     agentToken: {
       type: "http",
       scheme: "bearer",

@@ -55,7 +55,7 @@ export function openApiDocument(ctx: DiscoveryContext): Json {
       schemas: schemaComponents(ctx.content),
       responses,
       headers: referencedHeaders(pathItems, responses),
-      securitySchemes: securitySchemes(),
+      securitySchemes: securitySchemes(ctx.siteUrl),
     },
   };
 }

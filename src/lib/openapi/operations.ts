@@ -1,6 +1,7 @@
 import { DOC_PATH_PATTERN } from "../../schemas/doc.ts";
 import { MONITOR_ID_PATTERN } from "../../schemas/responses/monitors.ts";
 import { MCP_ACCEPT, MCP_PROTOCOL_VERSIONS } from "../discovery/mcp-card.ts";
+import { MCP_AGENT_PATH } from "../discovery/oauth.ts";
 import type { Operation } from "../registry.ts";
 import { absolute } from "../urls.ts";
 import { CLIENT_ERROR_REF, headerRef, problemResponseRef, schemaRef } from "./components.ts";
@@ -87,19 +88,27 @@ const HISTORY_PAGE_PARAMETERS: Json[] = [
   },
 ];
 
+/** Both MCP endpoints speak the same transport. */
+const MCP_OPERATIONS: ReadonlySet<string> = new Set(["callMcp", "callAgentMcp"]);
+
+const MCP_HEADERS: Json[] = [
+  {
+    name: "MCP-Protocol-Version",
+    in: "header",
+    required: false,
+    description: `The negotiated protocol revision, on every request after initialize (MCP transports). Send \`Accept: ${MCP_ACCEPT}\`.`,
+    schema: { type: "string", enum: [...MCP_PROTOCOL_VERSIONS] },
+  },
+];
+
+const MCP_RULE = `Every POST must send \`Accept: ${MCP_ACCEPT}\` (MCP Streamable HTTP); any other \`Accept\` is answered 406 with a \`not-acceptable\` problem. Answers are JSON (the server is stateless and opens no event stream).`;
+
 /** Request headers and query parameters an operation reads besides `Authorization` and `Content-Type`. */
 const HEADER_PARAMETERS: Record<string, Json[]> = {
   getMonitor: HISTORY_PAGE_PARAMETERS,
   getAgentMonitor: HISTORY_PAGE_PARAMETERS,
-  callMcp: [
-    {
-      name: "MCP-Protocol-Version",
-      in: "header",
-      required: false,
-      description: `The negotiated protocol revision, on every request after initialize (MCP transports). Send \`Accept: ${MCP_ACCEPT}\`.`,
-      schema: { type: "string", enum: [...MCP_PROTOCOL_VERSIONS] },
-    },
-  ],
+  callMcp: MCP_HEADERS,
+  callAgentMcp: MCP_HEADERS,
   startStoreCheckout: [
     {
       name: "Idempotency-Key",
@@ -114,12 +123,15 @@ const HEADER_PARAMETERS: Record<string, Json[]> = {
 
 /** What an operation asks of a request beyond its parameters and body, said in its description. */
 const REQUEST_RULES: Record<string, string> = {
-  callMcp: `Every POST must send \`Accept: ${MCP_ACCEPT}\` (MCP Streamable HTTP); any other \`Accept\` is answered 406 with a \`not-acceptable\` problem. Answers are JSON (the server is stateless and opens no event stream).`,
+  callMcp: MCP_RULE,
+  callAgentMcp: `${MCP_RULE} Without a valid token it answers 401 whatever the request, naming its protected-resource metadata (RFC 9728) so an MCP client can sign in with OAuth.`,
 };
 
 /** Error statuses whose cause is particular to one operation (OpenAPI 3.1 lets a reference override its description). */
+const MCP_NOT_ACCEPTABLE = { 406: `Not acceptable: the request's \`Accept\` did not list both \`${MCP_ACCEPT}\`.` };
 const PROBLEM_DESCRIPTIONS: Record<string, Record<number, string>> = {
-  callMcp: { 406: `Not acceptable: the request's \`Accept\` did not list both \`${MCP_ACCEPT}\`.` },
+  callMcp: MCP_NOT_ACCEPTABLE,
+  callAgentMcp: MCP_NOT_ACCEPTABLE,
 };
 
 /** Error statuses answered with something other than a problem: a badge's 404 is still an image an embed can show. */
@@ -183,10 +195,10 @@ function responses(operation: Operation): Json {
     }
     const headers = rateLimitHeaders(operation);
     // An MCP notification is accepted with 202 and no body (Streamable HTTP).
-    const body = status === 202 && operation.id === "callMcp" ? {} : { content: successBody(operation) };
+    const body = status === 202 && MCP_OPERATIONS.has(operation.id) ? {} : { content: successBody(operation) };
     out[String(status)] = {
       description:
-        status === 202 && operation.id === "callMcp"
+        status === 202 && MCP_OPERATIONS.has(operation.id)
           ? "A notification was accepted; no body"
           : (SUCCESS_DESCRIPTIONS[status] ?? "Success"),
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
@@ -223,10 +235,12 @@ export function operationObject(operation: Operation, docsUrl: string): Json {
   }
   object.responses = responses(operation);
   // An empty list says "no credential" outright, rather than leaving a reader to wonder (and linters to ask).
-  object.security =
-    operation.authentication.type === "bearer"
-      ? [{ agentToken: operation.authentication.scope ? [operation.authentication.scope] : [] }]
+  const scopes =
+    operation.authentication.type === "bearer" && operation.authentication.scope
+      ? [operation.authentication.scope]
       : [];
+  const oauth = operation.path === MCP_AGENT_PATH ? "oauthMcpAgent" : "oauth";
+  object.security = operation.authentication.type === "bearer" ? [{ agentToken: scopes }, { [oauth]: scopes }] : [];
   if (operation.rateLimit) object["x-rate-limit"] = operation.rateLimit;
   object.externalDocs = { url: absolute(docsUrl, operation.docs) };
   return object;

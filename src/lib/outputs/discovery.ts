@@ -10,6 +10,13 @@ import {
   termsDocument,
 } from "../discovery/documents.ts";
 import { MCP_CARD_PATHS, serverCardDocument } from "../discovery/mcp-card.ts";
+import {
+  authorizationServerMetadata,
+  OAUTH_PATHS,
+  PROTECTED_RESOURCES,
+  protectedResourceMetadata,
+  protectedResourceMetadataPath,
+} from "../discovery/oauth.ts";
 import { pricingDocument } from "../discovery/pricing.ts";
 import { skillsIndexDocument } from "../discovery/skills.ts";
 import { fullyAvailableState } from "../discovery/state.ts";
@@ -43,6 +50,7 @@ export function discoveryArtifacts(ctx: BuildContext, extras: { openapi: boolean
     jsonArtifact("/api/v1", apiRootDocument(ctx), "discovery"),
     // The keys are the running service's (a file beside its database, or BOT_SIGNING_KEY): the server answers.
     live(jsonArtifact(paths.keyDirectory(), { keys: [] }, "live", TYPES.keyDirectory)),
+    ...oauthArtifacts(ctx),
   ];
   for (const [name, schema] of schemas)
     artifacts.push(jsonArtifact(paths.schema(name), schema, "discovery", TYPES.schema));
@@ -76,6 +84,24 @@ function agentSurfaceArtifacts(
     for (const url of MCP_CARD_PATHS) artifacts.push(live(jsonArtifact(url, card, "live", TYPES.mcpCard)));
   }
   return artifacts;
+}
+
+/**
+ * OAuth discovery: the authorization server's RFC 8414 metadata and each protected resource's RFC 9728
+ * document. Functions of the site's URLs only, so static like the other discovery documents (a CDN or
+ * the static front serves them with CORS, and OPTIONS is answered by the API).
+ */
+function oauthArtifacts(ctx: BuildContext): Artifact[] {
+  return [
+    jsonArtifact(OAUTH_PATHS.metadata, authorizationServerMetadata(ctx.siteUrl, ctx.docsUrl), "discovery"),
+    ...PROTECTED_RESOURCES.map((name) =>
+      jsonArtifact(
+        protectedResourceMetadataPath(name),
+        protectedResourceMetadata(ctx.siteUrl, ctx.docsUrl, name),
+        "discovery",
+      ),
+    ),
+  ];
 }
 
 /** `/api/v1`: the API's root, the `item` the api-catalog names; points at everything else. */

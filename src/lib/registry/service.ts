@@ -1,4 +1,4 @@
-import { none, type Operation } from "./operation.ts";
+import { bearer, none, type Operation } from "./operation.ts";
 
 /** The running service: configuration, health, status, the MCP server and the payment webhook. */
 export const SERVICE_OPERATIONS = [
@@ -56,6 +56,24 @@ export const SERVICE_OPERATIONS = [
     rateLimit: "mcp",
     statuses: [200, 202, 400, 404, 406, 413, 415, 422, 429, 503],
     docs: "/docs/discovery/mcp-server",
+    static: false,
+    response: "mcp-response",
+  },
+  {
+    id: "callAgentMcp",
+    method: "POST",
+    path: "/mcp/agent",
+    summary:
+      "The MCP server for one agent registration (Streamable HTTP, stateless): the tools that act for it. Always asks for a token: sign in with OAuth 2.1 (its protected-resource metadata says where), or send an agent token",
+    capability: "mcp.agent",
+    authentication: bearer(null),
+    switch: "mcp",
+    published: "mcp_server",
+    requires: ["database"],
+    requestSchema: "mcp-request",
+    rateLimit: "mcp",
+    statuses: [200, 202, 400, 401, 403, 404, 406, 413, 415, 422, 429, 503],
+    docs: "/docs/agents/sign-in-from-mcp-clients",
     static: false,
     response: "mcp-response",
   },

@@ -11,6 +11,12 @@ export const CheckInputSchema = z
     domain: text(1, 2048),
     /** Overrides the inferred profile: one profile or several. */
     profile: z.union([CheckProfileSchema, z.array(CheckProfileSchema).min(1).max(5)]).optional(),
+    /**
+     * Also render the homepage, a path that cannot exist and one linked page in a browser (Chromium, through the
+     * scanner's guard), for the rendered checks: what agents that do not run JavaScript miss, WebMCP tools registered
+     * at runtime, the accessibility tree, layout shift. Takes a few seconds more; without it those checks are n/a.
+     */
+    render: z.boolean().optional(),
   })
   .meta({ title: "Readiness check input" });
 export type CheckInput = z.infer<typeof CheckInputSchema>;

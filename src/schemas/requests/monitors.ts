@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailSchema, text } from "../common.ts";
+import { EmailSchema, LINK_EXPIRY_PATTERN, text } from "../common.ts";
 import { CheckProfileSchema } from "./checks.ts";
 
 /** How often a watched site is checked again. */
@@ -30,7 +30,7 @@ export const AgentMonitorInputSchema = z.strictObject(target).meta({ title: "Wat
 export type AgentMonitorInput = z.infer<typeof AgentMonitorInputSchema>;
 
 /** The signed token of an e-mailed link: `v1.<monitor>.<expiry>.<signature>`. */
-export const MONITOR_LINK_PATTERN = "^v1\\.[0-9a-f-]{36}\\.\\d{1,12}\\.[A-Za-z0-9_-]{43}$";
+export const MONITOR_LINK_PATTERN = `^v1\\.[0-9a-f-]{36}\\.${LINK_EXPIRY_PATTERN}\\.[A-Za-z0-9_-]{43}$`;
 
 /** `POST /api/v1/monitors/confirm` and `POST /api/v1/monitors/unsubscribe`: the token of the e-mailed link. */
 export const MonitorLinkSchema = z

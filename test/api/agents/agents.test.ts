@@ -97,14 +97,19 @@ describe("POST /api/v1/agents/waitlist", () => {
     );
   });
 
-  it("answers 401 with a bare challenge without a token, and invalid_token with a bad one", async () => {
+  it("answers 401 with a challenge naming the API's protected-resource metadata and the scope, and invalid_token with a bad token", async () => {
+    const metadata = `${t.config.siteUrl}/.well-known/oauth-protected-resource`;
     const none = await t.send("POST", "/api/v1/agents/waitlist", validEntry);
     await expectProblem(none, 401, "unauthorized");
-    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="agents"');
+    expect(none.headers.get("www-authenticate")).toBe(
+      `Bearer realm="agents", resource_metadata="${metadata}", scope="waitlist:write"`,
+    );
     for (const token of ["nonsense", `agt_${"a".repeat(38)}`]) {
       const bad = await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token));
       await expectProblem(bad, 401, "unauthorized");
-      expect(bad.headers.get("www-authenticate")).toMatch(/^Bearer realm="agents", error="invalid_token"/);
+      expect(bad.headers.get("www-authenticate")).toMatch(
+        new RegExp(`^Bearer realm="agents", resource_metadata="${metadata}", error="invalid_token"`),
+      );
     }
   });
 
@@ -137,7 +142,7 @@ describe("POST /api/v1/agents/waitlist", () => {
     const response = await t.send("POST", "/api/v1/agents/waitlist", validEntry, bearer(token));
     await expectProblem(response, 403, "insufficient-scope");
     expect(response.headers.get("www-authenticate")).toBe(
-      'Bearer realm="agents", error="insufficient_scope", scope="waitlist:write"',
+      `Bearer realm="agents", resource_metadata="${t.config.siteUrl}/.well-known/oauth-protected-resource", error="insufficient_scope", scope="waitlist:write"`,
     );
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { markdownInline } from "../../../src/lib/site-text.ts";
 import { startBotProtectedSite } from "../../fixtures/sites/bot-protected.ts";
 import type { FixtureSite } from "../../fixtures/sites/serve.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
@@ -52,7 +53,9 @@ describe("a check of a site behind bot protection, through the API", () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toMatch(/> Score incomplete: the site's bot protection kept the scanner from judging \d+ checks/);
-    expect(text).toContain(`What to allow: ${report.blocked?.allow ?? "?"}`);
+    // The allow text names paths the site linked: escaped as Markdown, its quoted User-Agent in a code span.
+    expect(text).toContain(`What to allow: ${markdownInline(report.blocked?.allow ?? "?")}`);
+    expect(text).toMatch(/What to allow: .*`"AgentReadyBot\/1\.0 /);
     expect(text).toMatch(/- \*\*blocked\*\* `llms\.exists`/);
   });
 

@@ -166,7 +166,7 @@ describe("MCP prompts", () => {
     const text = result.messages.map((message) => (message.content.type === "text" ? message.content.text : ""))[0];
     expect(text).toContain('"example.com"');
     expect(text).toContain('"CODE-1234"');
-    const run = text?.indexOf("`run_readiness_check` (`domain`, optional `profile`)") ?? -1;
+    const run = text?.indexOf("`run_readiness_check` (`domain`, optional `profile`, optional `render`)") ?? -1;
     const redeem = text?.indexOf(`POST ${running.t.config.siteUrl}/api/v1/checks/{id}/redeem`) ?? -1;
     const read = text?.indexOf("`read_readiness_report` (`id`)") ?? -1;
     expect(run).toBeGreaterThanOrEqual(0);

@@ -7,9 +7,11 @@ import {
   type ChangingSite,
   DAY_MS,
   linkPath,
+  linkPaths,
   type MonitorBed,
   startChangingSite,
   startMonitorBed,
+  watchByMail,
 } from "../../helpers/monitors.ts";
 
 let bed: MonitorBed;
@@ -28,19 +30,10 @@ const request = (domain: string, email: string, extra: Record<string, unknown> =
   bed.send("POST", "/api/v1/monitors", { domain, email, ...extra });
 const tokenOf = (path: string) => path.split("/").at(-1) ?? "";
 
-/** Asks to watch `domain` for `email` and follows the confirmation link through the API; answers the monitor's id. */
-async function watch(domain: string, email: string): Promise<string> {
-  expect((await request(domain, email, { frequency: "daily" })).status).toBe(202);
-  const mail = (await bed.deliver()).find((candidate) => candidate.to === email);
-  const confirmed = await bed.send("POST", "/api/v1/monitors/confirm", {
-    token: tokenOf(linkPath(mail?.text ?? "", "/monitors/confirm/")),
-  });
-  expect(confirmed.status).toBe(200);
-  return new URL(((await confirmed.json()) as { url: string }).url).pathname.split("/").at(-1) ?? "";
-}
+const watch = (domain: string, email: string) => watchByMail(bed, domain, email);
 
 describe("bad input", () => {
-  freshBed();
+  freshBed({ RATE_LIMITS: "monitors=100/60" });
   it("answers 422 listing every violation of a body at once", async () => {
     const body = await expectProblem(
       await bed.send("POST", "/api/v1/monitors", { domain: "", email: "not-mail", frequency: "hourly", every: 1 }),
@@ -72,6 +65,41 @@ describe("bad input", () => {
     );
     await expectProblem(await bed.send("POST", "/api/v1/monitors/unsubscribe", { token }), 410, "monitor-link-invalid");
   });
+
+  it("answers 400 to a form that is not UTF-8, rather than storing U+FFFD in place of its bytes", async () => {
+    const fields = "domain=http%3A%2F%2F127.0.0.1%3A23%2F{domain}&email=form%40example.com&frequency=daily";
+    for (const body of [
+      fields.replace("{domain}", "%FF"),
+      fields.replace("{domain}", "%C0%80"),
+      Buffer.concat([Buffer.from(fields.replace("{domain}", "")), Buffer.from([0xff])]),
+    ]) {
+      const response = await fetch(`${bed.base}/monitors`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
+      await expectProblem(response, 400, "bad-request");
+    }
+    expect(await count("SELECT COUNT(*) AS n FROM monitors WHERE email = ?", "form@example.com")).toBe(0);
+  });
+
+  it("takes a link only as it was sent: a leading zero on the expiry is another token, refused", async () => {
+    await request("http://127.0.0.1:20", "zero@example.com");
+    const path = linkPath((await bed.deliver())[0]?.text ?? "", "/monitors/confirm/");
+    const [version, monitor, expiry, signature] = tokenOf(path).split(".");
+    const padded = [version, monitor, `0${expiry}`, signature].join(".");
+    const problem = await expectProblem(
+      await bed.send("POST", "/api/v1/monitors/confirm", { token: padded }),
+      422,
+      "validation-failed",
+    );
+    expect(problem.errors).toEqual([{ pointer: "#/token", detail: "must be the token of an e-mailed monitor link" }]);
+    expect((await bed.send("GET", `/monitors/confirm/${padded}`)).status).toBe(410);
+    expect((await bed.postForm(`/monitors/confirm/${padded}`, {})).status).toBe(422);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM monitors WHERE email = ? AND state = 'pending'", "zero@example.com"),
+    ).toBe(1);
+  });
 });
 
 describe("the free plan", () => {
@@ -82,7 +110,10 @@ describe("the free plan", () => {
     expect(pricing.monitors.free_sites).toBe(bed.t.services.content.pricing.monitors.free_sites);
     expect(pricing.monitors.free_sites).toBe(5);
     for (let port = 1; port <= 6; port++) await request(`http://127.0.0.1:${port}`, "busy@example.com");
-    const tokens = (await bed.deliver()).map((mail) => tokenOf(linkPath(mail.text, "/monitors/confirm/")));
+    // One e-mail lists the six sites waiting for this address, each with its own link.
+    const mails = await bed.deliver();
+    expect(mails.map((mail) => mail.subject)).toEqual(["Confirm: watch 6 sites"]);
+    const tokens = linkPaths(mails[0]?.text ?? "", "/monitors/confirm/").map(tokenOf);
     expect(tokens).toHaveLength(6);
     const answers = await Promise.all(tokens.map((token) => bed.send("POST", "/api/v1/monitors/confirm", { token })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 409]);
@@ -113,12 +144,13 @@ describe("requests nobody confirms, and addresses that bounce", () => {
     );
   });
 
-  it("removes a monitor whose address the mail server refuses for good, without retrying", async () => {
+  it("fails an e-mail the mail server refuses for good without retrying, and removes nothing for it", async () => {
     bed.smtp.refuseRecipient("gone@example.com");
     await request("http://127.0.0.1:22", "gone@example.com");
     expect(await count("SELECT COUNT(*) AS n FROM monitors WHERE email = ?", "gone@example.com")).toBe(1);
     expect(await bed.deliver()).toEqual([]);
-    expect(await count("SELECT COUNT(*) AS n FROM monitors WHERE email = ?", "gone@example.com")).toBe(0);
+    // The request stays pending, as any unconfirmed one does, and is forgotten after its week.
+    expect(await count("SELECT COUNT(*) AS n FROM monitors WHERE email = ?", "gone@example.com")).toBe(1);
     const row = (
       await db().execute("SELECT state, attempts, last_error FROM mail_outbox WHERE recipient = 'gone@example.com'")
     ).rows[0];

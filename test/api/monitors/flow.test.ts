@@ -49,7 +49,7 @@ describe("watching a site, from the request to the unsubscribe", () => {
 
   let confirmPath = "";
   let monitorId = "";
-  let alert = { subject: "", text: "" };
+  let alert = { subject: "", text: "", listUnsubscribe: "", listUnsubscribePost: "" };
 
   it("answers 202 the same whatever the address, and schedules nothing before the address is confirmed", async () => {
     const answers = await Promise.all(
@@ -107,13 +107,22 @@ describe("watching a site, from the request to the unsubscribe", () => {
     expect(await bed.t.services.scheduler.runDue()).toEqual({ recorded: 1, superseded: 0, alerts: 1 });
     const mails = await bed.deliver();
     expect(mails).toHaveLength(1);
-    alert = { subject: mails[0]?.subject ?? "", text: mails[0]?.text ?? "" };
+    alert = {
+      subject: mails[0]?.subject ?? "",
+      text: mails[0]?.text ?? "",
+      listUnsubscribe: mails[0]?.header("List-Unsubscribe") ?? "",
+      listUnsubscribePost: mails[0]?.header("List-Unsubscribe-Post") ?? "",
+    };
     expect(mails[0]?.to).toBe(OWNER);
     expect(alert.subject).toMatch(new RegExp(`^${host().replace(/\./g, "\\.")} got worse: \\d+% → \\d+%$`));
     expect(alert.text).toMatch(/llms\.exists: pass → fail\. /);
     expect(alert.text).toContain(`/monitors/${monitorId}`);
     expect(alert.text).toMatch(/\/checks\/[0-9a-f-]{36}/);
     expect(alert.text).not.toContain("check suite changed");
+    // RFC 8058: the signed unsubscribe link of the text, for a one-click POST from the mail client.
+    expect(alert.listUnsubscribe).toMatch(/^<https?:\/\/[^>]+\/monitors\/unsubscribe\/v1\.[^>]+>$/);
+    expect(new URL(alert.listUnsubscribe.slice(1, -1)).pathname).toBe(linkPath(alert.text, "/monitors/unsubscribe/"));
+    expect(alert.listUnsubscribePost).toBe("List-Unsubscribe=One-Click");
   });
 
   it("sends nothing more while the site stays as it is: one alert per change, not per run", async () => {
@@ -190,12 +199,17 @@ describe("watching a site, from the request to the unsubscribe", () => {
     expect(neutral.svg.title).toBe("Agent readiness of not-watched.example: not monitored");
   });
 
-  it("stops the monitor from the alert's unsubscribe link: a page with a button, and the POST", async () => {
+  it("stops the monitor from the alert's unsubscribe link: a page with a button, and the one-click POST of RFC 8058", async () => {
     const path = linkPath(alert.text, "/monitors/unsubscribe/");
     const page = await (await bed.send("GET", path)).text();
     expect(page).toMatch(/<button type="submit">Stop watching<\/button>/);
     expect(await countRows("SELECT COUNT(*) AS n FROM monitors WHERE state = 'active'")).toBe(1);
-    const stopped = await bed.postForm(path, {});
+    // What a webmail page sends for its Unsubscribe button: the List-Unsubscribe URL, from its own origin.
+    const stopped = await fetch(`${bed.base}${new URL(alert.listUnsubscribe.slice(1, -1)).pathname}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://webmail.example" },
+      body: alert.listUnsubscribePost,
+    });
     expect(stopped.status).toBe(200);
     expect(pageText(await stopped.text())).toContain(`Stopped: ${host()}`);
     bed.clock.advance(2 * DAY_MS);

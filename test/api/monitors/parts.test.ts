@@ -10,7 +10,8 @@ import {
 } from "../../../api/monitors/keys.ts";
 import { type Comparable, regressionOf } from "../../../api/monitors/regressions.ts";
 import { resultOf } from "../../../api/monitors/scheduler.ts";
-import { redactPath } from "../../../api/platform/log.ts";
+import { signDownloadToken, verifyDownloadToken } from "../../../api/store/download-links.ts";
+import { redactPath } from "../../../src/lib/redacted-paths.ts";
 import { renderScoreChart } from "../../../src/lib/score-chart.ts";
 import type { CheckStatus } from "../../../src/schemas/report.ts";
 
@@ -125,6 +126,19 @@ describe("monitor ids and links", () => {
       ok: false,
       reason: "expired",
     });
+  });
+
+  it("have exactly one valid spelling: a leading zero on the expiry is malformed, for monitor and download links alike", () => {
+    const at = new Date("2026-11-26T09:00:00.000Z");
+    const expires = new Date(at.getTime() + 60_000);
+    const pad = (token: string) => token.replace(/^(v1\.[^.]+)\.(\d+)\./, "$1.0$2.");
+    const token = signMonitorLink(ring.current, "unsubscribe", monitor, expires);
+    expect(verifyMonitorLink(ring, "unsubscribe", token, at)).toMatchObject({ ok: true });
+    expect(pad(token)).not.toBe(token);
+    expect(verifyMonitorLink(ring, "unsubscribe", pad(token), at)).toEqual({ ok: false, reason: "malformed" });
+    const download = signDownloadToken(ring.current, "ent_abc123", expires);
+    expect(verifyDownloadToken(ring, download, at)).toMatchObject({ ok: true });
+    expect(verifyDownloadToken(ring, pad(download), at)).toEqual({ ok: false, reason: "malformed" });
   });
 
   it("keeps monitor ids and link tokens out of the access log, and the endpoints' names in it", () => {

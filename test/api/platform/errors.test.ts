@@ -30,6 +30,23 @@ describe("errors are RFC 9457 problems", () => {
     expect((await t.app.request("/api/v1/agents/me", { method: "DELETE" })).headers.get("allow")).toBe("GET, HEAD");
   });
 
+  it("answers 405 with Allow: POST for the POST-only paths a GET template would capture, never 404 'No such monitor'", async () => {
+    for (const path of ["/api/v1/monitors/confirm", "/api/v1/monitors/unsubscribe"]) {
+      for (const method of ["GET", "HEAD", "PUT", "DELETE"]) {
+        const response = await t.app.request(path, { method });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.get("allow"), `${method} ${path}`).toBe("POST");
+        expect(response.headers.get("ratelimit-policy"), `${method} ${path}`).toMatch(/^"api-misses";/);
+        if (method !== "HEAD") {
+          const problem = await expectProblem(response, 405, "method-not-allowed");
+          expect(problem.detail).toBe(`${path} does not accept ${method}; it takes POST.`);
+        }
+      }
+    }
+    // A real monitor id is still read by the template.
+    expect((await t.app.request(`/api/v1/monitors/mon_${"x".repeat(43)}`)).status).toBe(404);
+  });
+
   it("gives every problem type a page that explains it", async () => {
     const problem = await expectProblem(await t.send("POST", "/api/v1/waitlist", "{"), 400, "malformed-json");
     const type = new URL(String(problem.type));

@@ -61,7 +61,7 @@ export function classifyResponse(
   return "broken";
 }
 
-export function pathUrl(context: DocumentContext, path: string): string {
+export function pathUrl(context: Pick<DocumentContext, "target">, path: string): string {
   return new URL(path, context.target.root).href;
 }
 

@@ -16,6 +16,11 @@ const PROBES: ReadonlyArray<{ suffix: UnknownPathProbe["suffix"]; accept: string
   { suffix: ".md", accept: "text/markdown, text/plain;q=0.9" },
 ];
 
+/** The page that cannot exist on the site for this scan: the soft-404 probe's, rendered too when the scan renders. */
+export function unknownPageUrl(context: Pick<DocumentContext, "target">, token: string): string {
+  return pathUrl(context, `/__nonexistent-${token}`);
+}
+
 /**
  * Paths that cannot exist on the site. A 200 here means the site answers everything (an SPA fallback or soft 404),
  * which would make every later "document found" meaningless (afdocs URL stability; Lighthouse issue on SPA robots.txt).
@@ -23,7 +28,7 @@ const PROBES: ReadonlyArray<{ suffix: UnknownPathProbe["suffix"]; accept: string
 export function probeUnknownPaths(context: DocumentContext, token: string): Promise<UnknownPathProbe[]> {
   return Promise.all(
     PROBES.map(async ({ suffix, accept }) => {
-      const url = pathUrl(context, `/__nonexistent-${token}${suffix}`);
+      const url = `${unknownPageUrl(context, token)}${suffix}`;
       return { suffix, url, response: await context.trail.get(url, { accept }) };
     }),
   );

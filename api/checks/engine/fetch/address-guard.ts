@@ -24,13 +24,39 @@ export interface ResolvedAddress {
   family: 4 | 6;
 }
 
-/** Resolves every A and AAAA record of a name; injectable so tests can make a name resolve to a private address. */
-export type HostLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+/** What a lookup is told besides the name. */
+export interface LookupContext {
+  /** The scan's time budget (or a caller's own): a lookup still running when it aborts is abandoned. */
+  signal?: AbortSignal;
+  /** The name is listed in CHECKS_ALLOWED_TARGETS (local work and tests; never in production). */
+  allowListed?: boolean;
+}
 
-export const systemLookup: HostLookup = async (hostname) => {
-  const results = await dnsLookup(hostname, { all: true, verbatim: true });
+/**
+ * Resolves every A and AAAA record of a name. The scanner's is c-ares with a time-out and a cap on lookups in flight
+ * (dns/resolver.ts); injectable so tests can make a name resolve to a private address or never answer.
+ */
+export type HostLookup = (hostname: string, context?: LookupContext) => Promise<readonly ResolvedAddress[]>;
+
+/**
+ * The system's resolver (getaddrinfo, hosts file included), on libuv's thread pool and with no time-out of its own:
+ * only for names an operator allow-listed, never for a name a checked site chose.
+ */
+export const systemLookup: HostLookup = async (hostname, context = {}) => {
+  const results = await abortable(dnsLookup(hostname, { all: true, verbatim: true }), context.signal);
   return results.map((result) => ({ address: result.address, family: result.family === 6 ? 6 : 4 }));
 };
+
+/** `task`, or a rejection with the signal's reason as soon as it aborts (the task is left to settle on its own). */
+function abortable<T>(task: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return task;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    task.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
 
 // ipaddr.js names every special-purpose block (IANA registries); anything but "unicast" is off limits (OWASP SSRF
 // cheat sheet, case 2). IPv6 forms that carry an IPv4 address are judged by the address they carry (embedded-ipv4.ts).
@@ -112,12 +138,14 @@ export interface VettedDestination {
 
 /**
  * Checks one URL before any connection: scheme, userinfo, port, and every address the name resolves to.
- * A literal IP skips DNS, and so also skips the connect-time lookup: it has to be judged here.
+ * A literal IP skips DNS, and so also skips the connect-time lookup: it has to be judged here. The lookup ends when
+ * `signal` aborts (the scan's time budget), whether or not `lookup` itself listens to it.
  */
 export async function vetDestination(
   url: URL,
   settings: CheckerSettings,
   lookup: HostLookup,
+  signal?: AbortSignal,
 ): Promise<VettedDestination> {
   const shown = url.href;
   if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -146,8 +174,14 @@ export async function vetDestination(
   if (reserved !== null && !allowListed) throw new TargetNotAllowedError("non-public-address", reserved, shown);
   let addresses: readonly ResolvedAddress[];
   try {
-    addresses = await lookup(hostname);
+    addresses = await abortable(lookup(hostname, { ...(signal === undefined ? {} : { signal }), allowListed }), signal);
   } catch (error) {
+    if (signal?.aborted === true)
+      throw new TargetNotAllowedError(
+        "unresolvable",
+        `${hostname} did not resolve within the scan's time budget`,
+        shown,
+      );
     const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
     throw new TargetNotAllowedError("unresolvable", `${hostname} does not resolve${code}`, shown);
   }

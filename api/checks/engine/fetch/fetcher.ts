@@ -1,10 +1,10 @@
 import type { Agent } from "undici";
 import { signedHeaders } from "../../../platform/signing/request-signature.ts";
+import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "../dns/resolver.ts";
 import type { CheckerSettings } from "../settings.ts";
 import {
   type HostLookup,
   type ResolvedAddress,
-  systemLookup,
   TargetNotAllowedError,
   type VettedDestination,
   vetDestination,
@@ -16,6 +16,8 @@ import { type BudgetClaim, type BudgetGrant, RequestBudget, RequestSlots } from 
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
+import { variesOnAccept } from "./scan-response.ts";
+import { ScanScope } from "./scope/scan-scope.ts";
 
 export type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
 
@@ -41,10 +43,6 @@ function asPartOfFirstSample(spending: Spending): Spending {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-function variesOnAccept(response: ScanResponse): boolean {
-  return (response.headers.vary ?? "").split(",").some((name) => ["accept", "*"].includes(name.trim().toLowerCase()));
-}
-
 /**
  * The only way a scan touches the network: vetted and pinned destinations, hand-followed redirects, per-request and
  * per-scan time limits, a decompressed size cap, a request budget, a watch on the site's bot protection (Retry-After
@@ -61,6 +59,7 @@ export class ScanFetcher {
   private readonly deadline: AbortSignal;
   private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
+  private readonly scope: ScanScope;
   /** How the site's bot protection answered the scan (`watch.signals`), see blocking/block-watch.ts. */
   readonly watch: BlockWatch;
   /** The request budget and its plan (`planSamples`, `releaseSample`), see request-slots.ts. */
@@ -68,7 +67,8 @@ export class ScanFetcher {
 
   constructor(options: ScanFetcherOptions) {
     this.settings = options.settings;
-    this.lookup = options.lookup ?? systemLookup;
+    this.scope = new ScanScope(options.origin ?? null, options.settings);
+    this.lookup = limitLookups(options.lookup ?? defaultLookup, LOOKUPS_PER_SCAN);
     this.agent = createPinnedAgent(this.pins, this.settings.limits);
     this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
     this.budget = new RequestBudget(this.settings.limits);
@@ -101,6 +101,9 @@ export class ScanFetcher {
   fetch(request: ScanRequest): Promise<FetchOutcome> {
     const method = request.method ?? "GET";
     const url = new URL(request.url).href;
+    // A probe (anything but a plain read of a document) is the scan acting on a site: only the one it was asked to check.
+    const probe = request.probe === true || method === "POST";
+    if (probe && !this.scope.onOrigin(url)) return Promise.reject(this.scope.offOrigin(method, url));
     const headers = this.requestHeaders(request.headers);
     // A POST is cached too, keyed by its body and headers: a scan never needs to send the same probe twice.
     const key = JSON.stringify([method, url, Object.entries(headers).sort(), request.body ?? null]);
@@ -119,14 +122,14 @@ export class ScanFetcher {
       request.headers?.["user-agent"] === undefined;
     const earlier = plainGet ? this.firstGet.get(url) : undefined;
     if (earlier !== undefined) {
-      const outcome = this.reuseOrSend(earlier, method, url, headers, spending);
+      const outcome = this.reuseOrSend(earlier, method, url, headers, spending, probe);
       const cached = outcome.then(({ response }) => response);
       // Only later callers observe the cached copy; a failure is reported to this caller through `outcome`.
       cached.catch(() => undefined);
       this.cache.set(key, cached);
       return outcome;
     }
-    const pending = this.send(method, url, headers, request.body, spending);
+    const pending = this.send(method, url, headers, request.body, spending, probe);
     this.cache.set(key, pending);
     if (plainGet && !this.firstGet.has(url)) this.firstGet.set(url, pending);
     // A request the budget refused was never sent: forgetting it lets a caller the budget still serves send it.
@@ -148,10 +151,11 @@ export class ScanFetcher {
     url: string,
     headers: Record<string, string>,
     spending: Spending,
+    probe: boolean,
   ): Promise<FetchOutcome> {
     const previous = await earlier.catch(() => null);
     if (previous !== null && !variesOnAccept(previous)) return { response: previous, reused: true };
-    return { response: await this.send(method, url, headers, undefined, spending), reused: false };
+    return { response: await this.send(method, url, headers, undefined, spending, probe), reused: false };
   }
 
   /** A GET of `url` this scan already sent (with any Accept), so link checks can reuse it instead of asking again. */
@@ -173,6 +177,7 @@ export class ScanFetcher {
     headers: Record<string, string>,
     body: string | undefined,
     spending: Spending,
+    probe: boolean,
   ): Promise<ScanResponse> {
     const redirects: string[] = [];
     let current = new URL(url);
@@ -199,12 +204,15 @@ export class ScanFetcher {
       } catch {
         return done();
       }
+      // A probe that the site sends elsewhere ends here: its answer is the redirect itself (see crawler.md).
+      if (probe && !this.scope.onOrigin(next.href)) return done();
       if (next.href === url || redirects.includes(next.href)) return done(redirectLoop(current.href, next.href));
       if (redirects.length >= this.settings.limits.maxRedirects) return done(redirectLimit(url, redirects.length));
       const refusal = await this.vet(next).then(
         () => null,
         (error: unknown) => (error instanceof ScanFetchError ? error : null),
       );
+      if (refusal !== null && refusal.kind !== "target-not-allowed") throw refusal;
       if (refusal !== null) {
         if (refusal.refusal === "port") throw refusal;
         const why = refusal.message.replace(/^refused \S+: /, "");
@@ -261,10 +269,8 @@ export class ScanFetcher {
       spending.granted = taken.grant;
       spending.onSent?.();
       // Each hop is signed for its own authority and path (Web Bot Auth); the cache and the evidence keep the unsigned headers.
-      return await exchange(
-        { ...request, headers: await signedHeaders(this.settings.signer, request) },
-        this.exchangeOptions,
-      );
+      const signer = request.unsigned !== true && this.scope.signs(href) ? this.settings.signer : null;
+      return await exchange({ ...request, headers: await signedHeaders(signer, request) }, this.exchangeOptions);
     } catch (error) {
       if (onTooMany === undefined || !(error instanceof ScanFetchError) || error.kind !== "rate-limited") throw error;
       return onTooMany(error);
@@ -297,10 +303,11 @@ export class ScanFetcher {
     const key = `${url.protocol}//${url.host}`;
     let pending = this.vetted.get(key);
     if (pending === undefined) {
-      pending = vetDestination(url, this.settings, this.lookup);
+      pending = vetDestination(url, this.settings, this.lookup, this.deadline);
       this.vetted.set(key, pending);
     }
     return pending.catch((error: unknown) => {
+      if (this.deadline.aborted) throw this.deadlineError(url.href);
       const message = error instanceof Error ? error.message : String(error);
       const reason = error instanceof TargetNotAllowedError ? error.reason : null;
       throw new ScanFetchError("target-not-allowed", `refused ${url.href}: ${message}`, url.href, null, reason);

@@ -13,6 +13,7 @@ export type ScanFetchErrorKind =
   | "request-budget"
   | "rate-limited"
   | "blocked"
+  | "off-origin"
   | "tls"
   | "network";
 

@@ -23,6 +23,11 @@ export interface ScanResponse {
   fault: ResponseFault | null;
 }
 
+/** The response varies on Accept (RFC 9110 §12.5.5): another Accept may get another representation. */
+export function variesOnAccept(response: ScanResponse): boolean {
+  return (response.headers.vary ?? "").split(",").some((name) => ["accept", "*"].includes(name.trim().toLowerCase()));
+}
+
 const digests = new WeakMap<ScanResponse, string>();
 
 /** SHA-256 of a response body, computed once per response. */
@@ -44,6 +49,11 @@ export interface ScanRequest extends Partial<BudgetClaim> {
   body?: string;
   /** Content negotiation probes: never answer from a response fetched with another Accept. */
   exact?: boolean;
+  /**
+   * The scan acting on the site rather than reading a document it links (an error probe, an API call, an MCP
+   * request; every POST is one): sent only to the checked origin, and a redirect elsewhere is not followed.
+   */
+  probe?: boolean;
   /** Called once per network request this call sends (redirect hops included), so a check can count its own. */
   onSent?: () => void;
 }

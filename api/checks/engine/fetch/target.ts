@@ -1,5 +1,6 @@
+import { defaultLookup } from "../dns/resolver.ts";
 import type { CheckerSettings } from "../settings.ts";
-import { type HostLookup, systemLookup, TargetNotAllowedError, vetDestination } from "./address-guard.ts";
+import { type HostLookup, TargetNotAllowedError, vetDestination } from "./address-guard.ts";
 
 /** What a scan is pointed at: one origin (scheme, host, port). */
 export interface CheckTarget {
@@ -21,7 +22,7 @@ const SCHEME_PATTERN = /^[a-z][a-z0-9+.-]*:(?!\d)/i;
 export async function parseTarget(
   input: string,
   settings: CheckerSettings,
-  options: { lookup?: HostLookup } = {},
+  options: { lookup?: HostLookup; signal?: AbortSignal } = {},
 ): Promise<CheckTarget> {
   const trimmed = input.trim();
   if (trimmed === "" || trimmed.length > 2_048) {
@@ -37,6 +38,6 @@ export async function parseTarget(
   if (url.hostname === "" && (url.protocol === "http:" || url.protocol === "https:")) {
     throw new TargetNotAllowedError("malformed", `"${trimmed}" has no host`, input);
   }
-  const vetted = await vetDestination(url, settings, options.lookup ?? systemLookup);
+  const vetted = await vetDestination(url, settings, options.lookup ?? defaultLookup, options.signal);
   return { input: trimmed, origin: url.origin, root: new URL(`${url.origin}/`), allowListed: vetted.allowListed };
 }

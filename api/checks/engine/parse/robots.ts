@@ -1,3 +1,5 @@
+import { quoteSiteText } from "../../../../src/lib/site-text.ts";
+
 /** A robots.txt read per RFC 9309, plus the non-group lines agents care about. */
 export interface RobotsRule {
   allow: boolean;
@@ -21,7 +23,7 @@ export interface Robots {
   orphanContentSignals: string[];
   /** `Content-Usage:` lines before any group, which no crawler applies (they are rules of a group). */
   orphanContentUsage: string[];
-  /** Lines a crawler skips, each with its 1-based number, its text and why (RFC 9309 §2.2). */
+  /** Lines a crawler skips, each with its 1-based number, its text (as the site wrote it, cut) and why (RFC 9309 §2.2). */
   badLines: RobotsBadLine[];
 }
 
@@ -72,7 +74,7 @@ export function parseRobots(text: string): Robots {
     const value = line.slice(separator + 1).trim();
     const meant = misspeltKey(key);
     if (meant !== null) {
-      bad(`"${line.slice(0, separator).trim()}" is not a record crawlers know; ${meant} was meant?`);
+      bad(`${quoteSiteText(line.slice(0, separator).trim(), 40)} is not a record crawlers know; ${meant} was meant?`);
       return;
     }
     if (key === "user-agent") {

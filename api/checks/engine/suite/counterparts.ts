@@ -16,8 +16,6 @@ export interface MissingCounterpart {
   scanner: ExternalScanner;
   id: string;
   reason: string;
-  /** It needs a page rendered in a browser (layout, a live accessibility tree): planned, not faked statically. */
-  needsRenderedPage: boolean;
 }
 
 /** Cloudflare's check ids as of Oct 2026 (isitagentready `enabledChecks`, plus `ap2`). */
@@ -76,6 +74,11 @@ export const COUNTERPARTS: Readonly<Record<string, Counterpart>> = {
   "skills.index": { cloudflare: "agentSkills" },
   "webmcp.tools": { cloudflare: "webMcp", lighthouse: ["webmcp-registered-tools", "webmcp-form-coverage"] },
   "webmcp.valid": { lighthouse: "webmcp-schema-validity" },
+  // The same audits read as Lighthouse reads them, from a rendered page (render: true).
+  "render.webmcp": { lighthouse: ["webmcp-registered-tools", "webmcp-form-coverage"] },
+  "render.webmcp-valid": { lighthouse: "webmcp-schema-validity" },
+  "render.agent-tree": { lighthouse: "agent-accessibility-tree" },
+  "render.layout-shift": { lighthouse: "cumulative-layout-shift" },
   "llms.exists": { lighthouse: "llms-txt" },
   "llms.structure": { lighthouse: "llms-txt" },
   "commerce.protocols": { cloudflare: ["mpp", "ucp", "acp"] },
@@ -85,21 +88,8 @@ export const COUNTERPARTS: Readonly<Record<string, Counterpart>> = {
   "commerce.x402": { cloudflare: "x402" },
 };
 
-export const WITHOUT_COUNTERPART: readonly MissingCounterpart[] = [
-  {
-    scanner: "lighthouse",
-    id: "agent-accessibility-tree",
-    reason:
-      "Its axe rules run on the browser's accessibility tree: names computed from rendered content, focusability, ARIA validity. page.img-alt covers its svg-img-alt and input-image-alt rules from the markup; the rest wait for a rendered page.",
-    needsRenderedPage: true,
-  },
-  {
-    scanner: "lighthouse",
-    id: "cumulative-layout-shift",
-    reason: "Layout shift only exists while a browser lays the page out and loads it; static markup cannot show it.",
-    needsRenderedPage: true,
-  },
-];
+/** Every Lighthouse agentic audit now has a counterpart (the rendered checks answer the two that need a browser). */
+export const WITHOUT_COUNTERPART: readonly MissingCounterpart[] = [];
 
 function asList(ids: string | readonly string[] | undefined): readonly string[] {
   return ids === undefined ? [] : typeof ids === "string" ? [ids] : ids;

@@ -28,6 +28,7 @@ import { semanticLandmarks } from "./page-structure/landmarks.ts";
 import { contentUsage } from "./policy/aipref.ts";
 import { botPolicyChecks } from "./policy/bot-policy.ts";
 import { reachabilityChecks } from "./reachability/reachability.ts";
+import { renderedChecks } from "./rendered/rendered-checks.ts";
 
 export { SUITE_VERSION } from "./version.ts";
 
@@ -70,4 +71,5 @@ export const CHECK_SUITE: readonly CheckDefinition[] = Object.freeze([
   acpDiscovery,
   x402Payments,
   ap2,
+  ...renderedChecks,
 ]);

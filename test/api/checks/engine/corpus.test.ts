@@ -117,7 +117,7 @@ describe("the corpus of fixture sites", () => {
     expect(guarded.incomplete).toBe(true);
     expect(guarded.blocked?.checks).toBe(idsWith(guarded, "blocked").length);
     expect(messageOf(guarded, "llms.exists")).toMatch(
-      /GET \/llms\.txt with our User-Agent got 403 text\/plain; the same request with a browser's User-Agent got 200 text\/plain/,
+      /GET \/llms\.txt with our User-Agent got 403 text\/plain; the same request with a browser's User-Agent and no signature got 200 text\/plain/,
     );
     for (const id of idsWith(guarded, "blocked")) expect(messageOf(guarded, id)).not.toMatch(/is missing|not found/);
   });

@@ -29,9 +29,10 @@ describe("the counterpart table", () => {
     expect(Object.keys(COUNTERPARTS).filter((id) => !CHECK_SUITE.some((check) => check.id === id))).toEqual([]);
   });
 
-  it("lists what needs a rendered page as future work, with its reason", () => {
-    const future = WITHOUT_COUNTERPART.filter((entry) => entry.needsRenderedPage).map((entry) => entry.id);
-    expect(future.sort()).toEqual(["agent-accessibility-tree", "cumulative-layout-shift"]);
+  it("answers the audits that need a rendered page with rendered checks, and gives every other gap a reason", () => {
+    expect(checksFor("lighthouse", "agent-accessibility-tree")).toEqual(["render.agent-tree"]);
+    expect(checksFor("lighthouse", "cumulative-layout-shift")).toEqual(["render.layout-shift"]);
+    expect(checksFor("lighthouse", "webmcp-schema-validity")).toEqual(["webmcp.valid", "render.webmcp-valid"]);
     for (const entry of WITHOUT_COUNTERPART) expect(entry.reason.length).toBeGreaterThan(40);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUITE_VERSION } from "../../../../api/checks/engine/suite/registry.ts";
+import { CHECK_SUITE, SUITE_VERSION } from "../../../../api/checks/engine/suite/registry.ts";
 import type { ReadinessResult } from "../../../../src/schemas/report.ts";
 import { ReadinessResultSchema } from "../../../../src/schemas/report.ts";
 import { startAgentReadySite } from "../../../fixtures/sites/agent-ready.ts";
@@ -25,8 +25,14 @@ describe("the agent-ready fixture", () => {
     expect(idsWith(result, "error")).toEqual([]);
   });
 
-  it("is n/a only where the site rightly publishes nothing or the target is local http", () => {
-    expect(idsWith(result, "n/a").sort()).toEqual([
+  it("is n/a only where the site rightly publishes nothing, the target is local http, or nothing was rendered", () => {
+    const rendered = idsWith(result, "n/a").filter((id) => id.startsWith("render."));
+    expect(rendered).toEqual(CHECK_SUITE.filter((check) => check.rendered === true).map((check) => check.id));
+    expect(
+      idsWith(result, "n/a")
+        .filter((id) => !id.startsWith("render."))
+        .sort(),
+    ).toEqual([
       "a2a.card",
       "agents-json",
       "auth-md",

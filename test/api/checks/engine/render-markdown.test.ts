@@ -17,6 +17,7 @@ const RESULT: ReadinessResult = {
   score: { percent: 50, pass: 1, fail: 1, warn: 1, na: 0, error: 1, blocked: 0 },
   incomplete: false,
   blocked: null,
+  render: null,
   level: {
     value: 1,
     name: "Basic Web Presence",
@@ -115,6 +116,26 @@ describe("renderMarkdownReport", () => {
 
   it("lists what each check cost in time and requests", () => {
     expect(markdown).toContain("| `policy.content-signals` | fail | 42 ms, 1 request, 2 reused |");
+  });
+
+  it("says whether the pages were rendered, and why not when they could not be", () => {
+    expect(markdown).not.toContain("- Rendered:");
+    const unavailable = renderMarkdownReport({
+      ...RESULT,
+      render: {
+        status: "unavailable",
+        note: "not rendered: no Chromium at /usr/bin/chromium (install Debian's chromium package, or set CHROMIUM_PATH); the static report stands",
+        user_agent: null,
+        pages: [],
+        requests: 0,
+        connections: 0,
+        bytes: 0,
+        hosts: 0,
+        refused: 0,
+        duration_ms: 0,
+      },
+    });
+    expect(unavailable).toContain("- Rendered: not rendered: no Chromium at /usr/bin/chromium");
   });
 
   it("marks an incomplete report and shows no score for it", () => {

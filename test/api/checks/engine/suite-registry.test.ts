@@ -62,6 +62,13 @@ const CATALOGUE_IDS = [
   "policy.content-usage",
   "commerce.acp",
   "commerce.x402",
+  "render.content",
+  "render.jsonld",
+  "render.soft404",
+  "render.webmcp",
+  "render.webmcp-valid",
+  "render.agent-tree",
+  "render.layout-shift",
 ];
 
 describe("the check suite", () => {

@@ -63,7 +63,9 @@ describe("every operation the server answers", () => {
         expect(unscoped.status).toBe(403);
         expect(unscoped.headers.get("www-authenticate")).toContain(`scope="${scope}"`);
       } else {
-        expect(unscoped.status).toBe(200);
+        // Any valid token will do: what follows is the operation's own answer (the agent MCP endpoint's
+        // to an empty body is a 422), never a refusal of the token.
+        expect([401, 403]).not.toContain(unscoped.status);
       }
     },
   );

@@ -13,6 +13,8 @@ export interface WatchedRequest {
   href: string;
   headers: Readonly<Record<string, string>>;
   body: string | undefined;
+  /** Sent without a Web Bot Auth signature: the browser comparison, which stands for a person's browser. */
+  unsigned?: true;
 }
 
 /** What the site answered, and where (after no redirect: the watch judges each hop). */
@@ -44,7 +46,27 @@ const MAX_RETRIES = 2;
 const RETRY_MARGIN_MS = 1_000;
 
 const isRefusal = (answer: Answer): boolean =>
-  answer.status === 403 || answer.status === 429 || recognizeProtection(answer) !== null;
+  answer.status === 403 || answer.status === 429 || recognizeProtection(answer)?.certain === true;
+
+/** Marks of a challenge or block page on an answer that is not a refusal: blocking only if a browser gets another. */
+const isSuspect = (answer: Answer): boolean => !isRefusal(answer) && recognizeProtection(answer) !== null;
+
+function asComparison(browser: WatchedAnswer | null | undefined): BrowserComparison | null {
+  if (browser === undefined) return null;
+  const response =
+    browser === null
+      ? null
+      : { status: browser.status, headers: browser.headers, url: browser.url, excerpt: browser.text.slice(0, 200) };
+  return { userAgent: BROWSER_USER_AGENT, response };
+}
+
+function describeComparison(browser: WatchedAnswer | null | undefined): string {
+  if (browser === undefined) return `no browser comparison was sent (the scan sends at most ${MAX_COMPARISONS})`;
+  const asked = "the same request with a browser's User-Agent and no signature";
+  return browser === null
+    ? `${asked} got no answer within the budget`
+    : `${asked} got ${describeProtectedAnswer(browser)}`;
+}
 
 /**
  * Tells the site's bot protection apart from the site's own answers (DESIGN §8, "blocked is not missing"): a challenge
@@ -138,7 +160,7 @@ export class BlockWatch {
   /** Judges one answer to the scanner's own request: returns it when it is the site's own, throws `blocked` if not. */
   async judge<T extends WatchedAnswer>(request: WatchedRequest, answer: T, send: ExtraSender): Promise<T> {
     if (!this.judges(request)) return answer;
-    if (!isRefusal(answer)) {
+    if (!isRefusal(answer) && !isSuspect(answer)) {
       if (request.method === "GET" && answer.status >= 200 && answer.status < 300) this.answered.push(request.href);
       return answer;
     }
@@ -159,31 +181,13 @@ export class BlockWatch {
     answer: T,
     send: ExtraSender,
   ): Promise<T> {
+    if (isSuspect(answer)) return this.judgeSuspect(request, answer, send);
     if (this.stopped !== null) throw this.notJudged(request.href, answer);
     const page = recognizeProtection(answer);
     const got = `${this.sent(request)} got ${describeProtectedAnswer(answer)}`;
     const browser = await this.compare(request, send);
-    const comparison: BrowserComparison | null =
-      browser === undefined
-        ? null
-        : {
-            userAgent: BROWSER_USER_AGENT,
-            response:
-              browser === null
-                ? null
-                : {
-                    status: browser.status,
-                    headers: browser.headers,
-                    url: browser.url,
-                    excerpt: browser.text.slice(0, 200),
-                  },
-          };
-    const browserGot =
-      browser === undefined
-        ? `no browser comparison was sent (the scan sends at most ${MAX_COMPARISONS})`
-        : browser === null
-          ? "the same request with a browser's User-Agent got no answer within the budget"
-          : `the same request with a browser's User-Agent got ${describeProtectedAnswer(browser)}`;
+    const comparison = asComparison(browser);
+    const browserGot = describeComparison(browser);
     const response = { status: answer.status, headers: answer.headers };
     if (browser !== undefined && browser !== null && !isRefusal(browser)) {
       this.proof ??= `${new URL(request.href).pathname} (${describeProtectedAnswer(answer)} to us, ${browser.status} to a browser)`;
@@ -201,6 +205,31 @@ export class BlockWatch {
     return answer;
   }
 
+  /**
+   * An answer with the marks of a challenge or block page but not its status (a 200 that quotes "Sorry, you have been
+   * blocked", a page with a vendor's sensor script): the site's own answer unless a browser gets a different one.
+   */
+  private async judgeSuspect<T extends WatchedAnswer>(
+    request: WatchedRequest,
+    answer: T,
+    send: ExtraSender,
+  ): Promise<T> {
+    const browser = this.stopped === null ? await this.compare(request, send) : undefined;
+    const same = browser === undefined || browser === null || isRefusal(browser) || isSuspect(browser);
+    if (same) {
+      if (request.method === "GET" && answer.status >= 200 && answer.status < 300) this.answered.push(request.href);
+      return answer;
+    }
+    const detail = `${this.sent(request)} got ${describeProtectedAnswer(answer)}; ${describeComparison(browser)}`;
+    throw this.block(
+      "challenge",
+      request,
+      detail,
+      { status: answer.status, headers: answer.headers },
+      asComparison(browser),
+    );
+  }
+
   /** Only the scanner's own requests to the checked origin are judged. */
   private judges(request: WatchedRequest): boolean {
     return request.headers["user-agent"] === this.options.userAgent && this.onOrigin(request);
@@ -210,11 +239,14 @@ export class BlockWatch {
     return this.options.origin === null || new URL(request.href).origin === this.options.origin;
   }
 
-  /** undefined: no comparison left; null: sent, no answer. */
+  /**
+   * The same request as a person's browser sends it: a browser's User-Agent and no signature, so a rule against our
+   * User-Agent or against signed requests shows as a difference. undefined: no comparison left; null: sent, no answer.
+   */
   private async compare(request: WatchedRequest, send: ExtraSender): Promise<WatchedAnswer | null | undefined> {
     if (this.comparisons >= MAX_COMPARISONS || this.stopped !== null) return undefined;
     this.comparisons += 1;
-    return send({ ...request, headers: { ...request.headers, "user-agent": BROWSER_USER_AGENT } });
+    return send({ ...request, headers: { ...request.headers, "user-agent": BROWSER_USER_AGENT }, unsigned: true });
   }
 
   /** Whether the refusal began during the scan: this URL, or the first that answered, answered 2xx before. */

@@ -1,4 +1,13 @@
-import { type CheckContext, defineCheck, fail, judge, notApplicable, pass, warn } from "../../check-types.ts";
+import {
+  type CheckContext,
+  type CheckOutcome,
+  defineCheck,
+  fail,
+  judge,
+  notApplicable,
+  pass,
+  warn,
+} from "../../check-types.ts";
 import { findApiBase } from "../../documents/api-base.ts";
 import { describeState, isFallbackBody } from "../../documents/document.ts";
 import { findOpenApi } from "../../documents/openapi.ts";
@@ -10,12 +19,24 @@ import { isHtmlResponse, isSuccess, mediaTypeOf } from "../../parse/media-type.t
 import { parseSecurityTxt } from "../../parse/security-txt.ts";
 import { ProblemDetailsSchema } from "../../remote/problem.ts";
 
+/**
+ * Where the site says its API is, when that is on another origin: the scanner sends probes only to the origin it checks
+ * (content/docs/checks/crawler.md), so the API is not judged here.
+ */
+async function offOriginApi(context: CheckContext): Promise<CheckOutcome | null> {
+  const base = await findApiBase(context);
+  if (new URL(base.url).origin === context.target.origin) return null;
+  return notApplicable(
+    `the API is on another origin (${new URL(base.url).origin}, from ${base.source}): the scanner probes only the origin it checks; check that origin itself`,
+  );
+}
+
 /** Two error probes with Accept: application/json: an unknown path, and a malformed JSON body (RFC 9457 §3). */
 async function errorProbes(context: CheckContext): Promise<Array<{ label: string; response: ScanResponse }>> {
   const base = await findApiBase(context);
   const accept = { accept: "application/json" };
   const [missing, malformed] = await Promise.all([
-    context.trail.get(`${base.url}/__nonexistent__`, accept),
+    context.trail.request({ url: `${base.url}/__nonexistent__`, headers: accept, probe: true }),
     context.trail.request({
       method: "POST",
       url: base.url,
@@ -44,6 +65,8 @@ export const problemDetails = defineCheck({
     'Make every 4xx/5xx response of our API application/problem+json (RFC 9457): {"type":"https://<site>/problems/<code>" (a page that exists) or "about:blank","title":…,"status":<same as HTTP>,"detail":…,"instance":<path>}. This includes unknown routes (404), wrong methods (405) and malformed JSON (400).',
   specUrls: ["https://www.rfc-editor.org/rfc/rfc9457"],
   async run(context) {
+    const elsewhere = await offOriginApi(context);
+    if (elsewhere !== null) return elsewhere;
     const probes = await errorProbes(context);
     const errors: string[] = [];
     const cautions: string[] = [];
@@ -101,6 +124,8 @@ export const rateLimitHeaders = defineCheck({
     'On every rate-limited endpoint of our API, send `RateLimit-Policy: "default";q=<limit>;w=<window s>` and `RateLimit: "default";r=<remaining>;t=<seconds to reset>` on every response, and Retry-After on 429 responses.',
   specUrls: ["https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/"],
   async run(context) {
+    const elsewhere = await offOriginApi(context);
+    if (elsewhere !== null) return elsewhere;
     const { spec } = await findOpenApi(context);
     const advertised = advertisesRateLimits(spec);
     const sampled = (await errorProbes(context)).map((probe) => probe.response);
@@ -118,8 +143,10 @@ export const rateLimitHeaders = defineCheck({
     if (limited !== undefined) {
       const server = new URL(base.url);
       sampled.push(
-        await context.trail.get(new URL(`${server.pathname.replace(/\/+$/, "")}${limited.path}`, server).href, {
-          accept: "application/json",
+        await context.trail.request({
+          url: new URL(`${server.pathname.replace(/\/+$/, "")}${limited.path}`, server).href,
+          headers: { accept: "application/json" },
+          probe: true,
         }),
       );
     }

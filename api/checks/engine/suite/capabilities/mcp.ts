@@ -145,6 +145,10 @@ export const mcpLive = defineCheck({
     if (best === undefined) return notApplicable("no usable MCP server card (see mcp.card)");
     const endpoint = cardEndpoints(best.card, best.document.response.url)[0];
     if (endpoint === undefined) return notApplicable("the server card names no streamable-http endpoint");
+    if (new URL(endpoint).origin !== context.target.origin)
+      return notApplicable(
+        `the card's endpoint is on another origin (${new URL(endpoint).origin}): the scanner sends MCP requests only to the origin it checks; check that origin itself`,
+      );
     const probe = await probeMcpEndpoint(context, endpoint);
     if (probe.status === "auth-required")
       return pass("the endpoint requires authorization and says where its resource metadata is");

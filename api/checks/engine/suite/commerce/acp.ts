@@ -84,7 +84,12 @@ async function probeCheckout(context: CheckContext, base: string, verdict: Verdi
     return "the API on another host was not probed";
   }
   // GET never changes state, and without a token no seller may look the session up (§3.1).
-  const response = await context.trail.request({ url, headers: { accept: "application/json" }, exact: true });
+  const response = await context.trail.request({
+    url,
+    headers: { accept: "application/json" },
+    exact: true,
+    probe: true,
+  });
   judgeProbe(response, verdict);
   return `GET ${url.pathname} without a token answers ${response.status}`;
 }

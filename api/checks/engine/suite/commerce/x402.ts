@@ -167,6 +167,7 @@ export const x402Payments = defineCheck({
       url: endpoint.url,
       headers: { accept: "application/json" },
       exact: true,
+      probe: true,
     });
     const verdict = new Verdict();
     const where = `GET ${endpoint.url.pathname} (from ${endpoint.source})`;

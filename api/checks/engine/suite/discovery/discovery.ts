@@ -1,4 +1,5 @@
 import { formatBytes } from "../../../../../src/lib/format-bytes.ts";
+import { quoteSiteText } from "../../../../../src/lib/site-text.ts";
 import { defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
 import { ACCEPT_HTML, describeState, targetAnswers } from "../../documents/document.ts";
 import { deadFailures, sampleBlocker, sampleTargets, skippedNote } from "../../documents/sampling.ts";
@@ -55,7 +56,7 @@ export const robotsExists = defineCheck({
       verdict.must("RFC 9309 §2.3", `robots.txt is served as ${type || "no Content-Type"}, not text/plain`);
     if (robots.groups.length === 0) verdict.must("RFC 9309 §2.2", "robots.txt has no User-agent group");
     for (const bad of robots.badLines.slice(0, 5))
-      verdict.should("RFC 9309 §2.2", `line ${bad.line} \`${bad.text}\`: ${bad.reason}`);
+      verdict.should("RFC 9309 §2.2", `line ${bad.line} ${quoteSiteText(bad.text)}: ${bad.reason}`);
     if (robots.badLines.length > 5)
       verdict.should("RFC 9309 §2.2", `and ${robots.badLines.length - 5} more line(s) crawlers skip`);
     return verdict.outcome(`robots.txt has ${robots.groups.length} group(s) and no line crawlers would skip`);

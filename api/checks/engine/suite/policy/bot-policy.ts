@@ -1,3 +1,4 @@
+import { quoteSiteText } from "../../../../../src/lib/site-text.ts";
 import { defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
 import { describeState } from "../../documents/document.ts";
 import { loadRobots } from "../../documents/site.ts";
@@ -105,7 +106,7 @@ export const contentSignals = defineCheck({
     for (const line of all) {
       for (const pair of line.split(",")) {
         const [key = "", value = ""] = pair.split("=").map((part) => part.trim().toLowerCase());
-        if (!SIGNAL_KEYS.has(key) || (value !== "yes" && value !== "no")) invalid.push(pair.trim());
+        if (!SIGNAL_KEYS.has(key) || (value !== "yes" && value !== "no")) invalid.push(quoteSiteText(pair.trim(), 80));
         else keys.add(key);
       }
     }
@@ -115,7 +116,7 @@ export const contentSignals = defineCheck({
       return warn(
         `Content-Signal sets only ${[...keys].join(", ")}; missing ${[...SIGNAL_KEYS].filter((key) => !keys.has(key)).join(", ")}`,
       );
-    return pass(`Content-Signal sets search, ai-input and ai-train (${all[0] ?? ""})`);
+    return pass(`Content-Signal sets search, ai-input and ai-train (${quoteSiteText(all[0] ?? "")})`);
   },
 });
 

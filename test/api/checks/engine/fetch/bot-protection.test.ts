@@ -54,7 +54,7 @@ describe("the bot-protection watch", () => {
     const { result } = await scan({});
     expect(statusOf(result, "llms.exists")).toBe("blocked");
     expect(messageOf(result, "llms.exists")).toContain(
-      "GET /llms.txt with our User-Agent got 403 text/plain; the same request with a browser's User-Agent got 200 text/plain",
+      "GET /llms.txt with our User-Agent got 403 text/plain; the same request with a browser's User-Agent and no signature got 200 text/plain",
     );
     const evidence = result.details.find((detail) => detail.id === "llms.exists")?.evidence ?? [];
     const browser = evidence.find((entry) => entry.request.headers["user-agent"]?.startsWith("Mozilla/5.0"));
