@@ -1,7 +1,7 @@
 import { formatBytes } from "../../../src/lib/format-bytes.ts";
 import { boundedMessage, inertBlock, inertLine, truncate } from "../../../src/lib/site-text.ts";
 import type { Evidence } from "../../../src/schemas/report.ts";
-import type { SampleGate } from "./documents/sample-gate.ts";
+import type { SampleGate } from "./budget/sample-gate.ts";
 import type { ScanFetcher, ScanRequest, ScanResponse } from "./fetch/fetcher.ts";
 import { ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { mediaTypeOf } from "./parse/media-type.ts";
@@ -105,7 +105,7 @@ export class EvidenceTrail {
   }
 
   async request(request: ScanRequest): Promise<ScanResponse> {
-    // The sample gate waits for checks with essential requests in flight (documents/sample-gate.ts).
+    // The sample gate waits for checks with essential requests in flight (budget/sample-gate.ts).
     const essential = request.sample !== true;
     if (essential) this.gate?.busy(this, 1);
     try {
@@ -117,7 +117,7 @@ export class EvidenceTrail {
 
   /**
    * A sample the essential reserve held back, while the budget still has room once the essential fetches are done: it
-   * waits for them (documents/sample-gate.ts) and goes then, instead of being skipped with requests left unused.
+   * waits for them (budget/sample-gate.ts) and goes then, instead of being skipped with requests left unused.
    */
   private heldBack(request: ScanRequest, error: ScanFetchError): boolean {
     return (
@@ -131,7 +131,7 @@ export class EvidenceTrail {
 
   private async send(request: ScanRequest): Promise<ScanResponse> {
     const method = request.method ?? "GET";
-    // A check's first sample draws on the one request the budget plan keeps for it (fetch/request-slots.ts).
+    // A check's first sample draws on the one request the budget plan keeps for it (budget/request-slots.ts).
     const firstSample = (): boolean => {
       if (this.sampled) return false;
       this.sampled = true;

@@ -9,6 +9,8 @@ import {
   ReadinessResultSchema,
 } from "../../../src/schemas/report.ts";
 import { summarizeBlocking } from "./blocked-summary.ts";
+import type { RequestBudget } from "./budget/request-slots.ts";
+import { SampleGate } from "./budget/sample-gate.ts";
 import {
   blocked,
   type CheckContext,
@@ -23,12 +25,10 @@ import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts"
 import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "./dns/resolver.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import { fallbackFingerprints, probeUnknownPaths, unknownPageUrl } from "./documents/probes.ts";
-import { SampleGate } from "./documents/sample-gate.ts";
 import { loadHome } from "./documents/site.ts";
 import { EvidenceTrail } from "./evidence.ts";
 import type { HostLookup } from "./fetch/address-guard.ts";
 import { ScanFetcher } from "./fetch/fetcher.ts";
-import type { RequestBudget } from "./fetch/request-slots.ts";
 import { ignoreScanFailure, isSiteFault, ScanFetchError } from "./fetch/scan-fetch-error.ts";
 import { parseTarget } from "./fetch/target.ts";
 import { computeLevel } from "./levels.ts";
@@ -115,7 +115,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const target = await parseTarget(options.target, settings, { ...lookup, signal: deadline });
   await options.admit?.();
   const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, signal: deadline });
-  // Checks' held-back samples go once every check still running waits for samples too (documents/sample-gate.ts).
+  // Checks' held-back samples go once every check still running waits for samples too (budget/sample-gate.ts).
   const gate = new SampleGate(fetcher.deadline);
   const newTrail = (forCheck = false): EvidenceTrail =>
     new EvidenceTrail(fetcher, settings.userAgent, target.origin, forCheck ? gate : null);

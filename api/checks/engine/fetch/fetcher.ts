@@ -1,5 +1,6 @@
 import type { Agent } from "undici";
 import { signedHeaders } from "../../../platform/signing/request-signature.ts";
+import { asPartOfFirstSample, RequestBudget, RequestSlots, type Spending } from "../budget/request-slots.ts";
 import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "../dns/resolver.ts";
 import type { CheckerSettings } from "../settings.ts";
 import {
@@ -12,9 +13,8 @@ import {
 import { BlockWatch, type WatchedAnswer, type WatchedRequest } from "./blocking/block-watch.ts";
 import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
-import { asPartOfFirstSample, RequestBudget, RequestSlots, type Spending } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
-import { ScanFetchError } from "./scan-fetch-error.ts";
+import { ScanFetchError, timeBudgetError } from "./scan-fetch-error.ts";
 import type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
 import { variesOnAccept } from "./scan-response.ts";
 import { ScanScope } from "./scope/scan-scope.ts";
@@ -51,7 +51,7 @@ export class ScanFetcher {
   private readonly scope: ScanScope;
   /** How the site's bot protection answered the scan (`watch.signals`), see blocking/block-watch.ts. */
   readonly watch: BlockWatch;
-  /** The request budget and its plan (`planSamples`, `releaseSample`), see request-slots.ts. */
+  /** The request budget and its plan (`planSamples`, `releaseSample`), see budget/request-slots.ts. */
   readonly budget: RequestBudget;
 
   constructor(options: ScanFetcherOptions) {
@@ -67,7 +67,7 @@ export class ScanFetcher {
       agent: this.agent,
       deadline: this.deadline,
       limits: this.settings.limits,
-      deadlineError: (href) => this.deadlineError(href),
+      deadlineError: (href) => timeBudgetError(this.settings, href),
     };
     this.watch = new BlockWatch({
       userAgent: this.settings.userAgent,
@@ -244,10 +244,10 @@ export class ScanFetcher {
     if (onTooMany === undefined) await this.slots.acquire();
     else
       await this.watch.admit(href, this.slots).catch((error: unknown) => {
-        throw error instanceof ScanFetchError ? error : this.deadlineError(href);
+        throw error instanceof ScanFetchError ? error : timeBudgetError(this.settings, href);
       });
     try {
-      if (this.deadline.aborted) throw this.deadlineError(href);
+      if (this.deadline.aborted) throw timeBudgetError(this.settings, href);
       const taken = this.budget.take(spending);
       if ("refused" in taken) throw new ScanFetchError("request-budget", `not sent (${href}): ${taken.refused}`, href);
       spending.granted = taken.grant;
@@ -275,14 +275,6 @@ export class ScanFetcher {
     );
   }
 
-  private deadlineError(href: string): ScanFetchError {
-    return new ScanFetchError(
-      "scan-time-budget",
-      `not finished (${href}): the scan's ${this.settings.limits.scanBudgetMs / 1000} s budget ran out`,
-      href,
-    );
-  }
-
   private vet(url: URL): Promise<VettedDestination> {
     const key = `${url.protocol}//${url.host}`;
     let pending = this.vetted.get(key);
@@ -291,7 +283,7 @@ export class ScanFetcher {
       this.vetted.set(key, pending);
     }
     return pending.catch((error: unknown) => {
-      if (this.deadline.aborted) throw this.deadlineError(url.href);
+      if (this.deadline.aborted) throw timeBudgetError(this.settings, url.href);
       const message = error instanceof Error ? error.message : String(error);
       const reason = error instanceof TargetNotAllowedError ? error.reason : null;
       throw new ScanFetchError("target-not-allowed", `refused ${url.href}: ${message}`, url.href, null, reason);

@@ -109,3 +109,9 @@ export function ignoreScanFailure(error: unknown): null {
   if (error instanceof ScanFetchError) return null;
   throw error;
 }
+
+/** A request the scan's time budget cut short or kept from starting. */
+export function timeBudgetError(settings: { limits: { scanBudgetMs: number } }, href: string): ScanFetchError {
+  const seconds = settings.limits.scanBudgetMs / 1000;
+  return new ScanFetchError("scan-time-budget", `not finished (${href}): the scan's ${seconds} s budget ran out`, href);
+}

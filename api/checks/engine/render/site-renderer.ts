@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { RequestSlots } from "../fetch/request-slots.ts";
+import { RequestSlots } from "../budget/request-slots.ts";
 import type { CheckerSettings } from "../settings.ts";
 import { GuardProxy } from "./guard/guard-proxy.ts";
 import { launchGuardedChromium, missingBrowser } from "./launch.ts";

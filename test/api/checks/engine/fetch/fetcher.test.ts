@@ -185,17 +185,21 @@ describe("ScanFetcher", () => {
     expect(fetcher.requestCount).toBe(6);
   });
 
-  it("lets a sample the essential reserve held back use what is left once the essential fetches are done", async () => {
-    const fetcher = fetcherFor({ maxRequests: 4, sampleReserve: 2 });
-    await fetcher.fetch({ url: `${site.origin}/s1`, sample: true });
-    await fetcher.fetch({ url: `${site.origin}/s2`, sample: true });
-    await failure(fetcher.fetch({ url: `${site.origin}/s3`, sample: true }));
+  it("lets a sample the essential reserve held back use what is left once the essential fetches are done, but the last 4", async () => {
+    const fetcher = fetcherFor({ maxRequests: 10, sampleReserve: 6 });
+    for (const path of ["/s1", "/s2", "/s3", "/s4"])
+      await fetcher.fetch({ url: `${site.origin}${path}`, sample: true });
+    await failure(fetcher.fetch({ url: `${site.origin}/s5`, sample: true }));
     expect(fetcher.budget.roomAfterEssentials).toBe(true);
-    await fetcher.fetch({ url: `${site.origin}/s3`, sample: true, afterEssentials: true });
-    await fetcher.fetch({ url: `${site.origin}/s4`, sample: true, afterEssentials: true });
+    await fetcher.fetch({ url: `${site.origin}/s5`, sample: true, afterEssentials: true });
+    await fetcher.fetch({ url: `${site.origin}/s6`, sample: true, afterEssentials: true });
     expect(fetcher.budget.roomAfterEssentials).toBe(false);
-    const spent = await failure(fetcher.fetch({ url: `${site.origin}/s5`, sample: true, afterEssentials: true }));
-    expect(spent.message).toMatch(/budget of 4 requests is spent/);
+    const kept = await failure(fetcher.fetch({ url: `${site.origin}/s7`, sample: true, afterEssentials: true }));
+    expect(kept.message).toMatch(/the last 4 are kept for what samples name/);
+    // A check woken from its samples still reads what they named (schemas.valid: the schemas its documents point at).
+    for (const path of ["/e1", "/e2", "/e3", "/e4"]) await fetcher.fetch({ url: `${site.origin}${path}` });
+    const spent = await failure(fetcher.fetch({ url: `${site.origin}/e5` }));
+    expect(spent.message).toMatch(/budget of 10 requests is spent/);
   });
 
   it("answers repeated requests from its cache, and other Accepts too when the response does not vary on Accept", async () => {

@@ -41,10 +41,16 @@ export interface BudgetClaim {
 export type BudgetGrant = "essential" | "first-sample" | "sample";
 
 /**
+ * Requests the held-back samples leave once they go (`afterEssentials`): a check woken from its samples may still fetch
+ * what they named (schemas.valid reads up to 3 schemas its sampled documents point at), and nothing may starve it.
+ */
+const KEPT_AFTER_SAMPLES = 4;
+
+/**
  * The scan's request budget, planned so that every applicable check reaches a verdict on a large site (DESIGN §8).
  * Each sampling check that has not sampled yet is kept one request for its first sample, which nothing else may use;
  * essential fetches use the rest; other samples may not use the last `sampleReserve` requests while essential fetches
- * may still need them, and once those are done (`afterEssentials`, see documents/sample-gate.ts) they share what is
+ * may still need them, and once those are done (`afterEssentials`, see sample-gate.ts) they share what is
  * left.
  */
 export class RequestBudget {
@@ -73,7 +79,7 @@ export class RequestBudget {
 
   /** Whether a sample held back by the essential reserve could still go once the essential fetches are done. */
   get roomAfterEssentials(): boolean {
-    return this.sentCount < this.limits.maxRequests - this.minimumsLeft;
+    return this.sentCount < this.limits.maxRequests - this.minimumsLeft - KEPT_AFTER_SAMPLES;
   }
 
   /** Counts one request and says what it was granted as, or says why it may not be sent. */
@@ -90,8 +96,10 @@ export class RequestBudget {
       this.releaseSample();
       grant = "first-sample";
     } else if (claim.afterEssentials === true) {
-      if (this.sentCount >= maxRequests - kept)
-        return { refused: `the sampling share of the budget is spent (${keptNote})` };
+      if (this.sentCount >= maxRequests - kept - KEPT_AFTER_SAMPLES)
+        return {
+          refused: `the sampling share of the budget is spent (the last ${KEPT_AFTER_SAMPLES} are kept for what samples name${kept > 0 ? `; ${keptNote}` : ""})`,
+        };
       grant = "sample";
     } else {
       if (this.sentCount >= maxRequests - sampleReserve - kept)
