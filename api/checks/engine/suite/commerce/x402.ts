@@ -93,7 +93,8 @@ async function advertisedEndpoints(context: CheckContext): Promise<AdvertisedEnd
     if (spec !== null && document !== null)
       fromOpenApi = paidOperations(spec, document.response.url, context.target.origin);
   } catch (error) {
-    if (!(error instanceof ScanFetchError)) throw error;
+    // An unreadable description leaves the discovery document to go on; one the budget kept unread is unknown, not unpaid.
+    if (!(error instanceof ScanFetchError) || error.kind === "request-budget") throw error;
   }
   const described = fromOpenApi.probeable.map((paid) => ({ url: paid.url, source: "the OpenAPI description" }));
   return {
