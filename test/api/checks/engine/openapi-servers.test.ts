@@ -212,3 +212,17 @@ describe("commerce.x402 finds paid operations where the OpenAPI description puts
     expect(message).not.toMatch(/no endpoint/);
   });
 });
+
+describe("the API base of a description whose server is relative", () => {
+  it("probes the API where the relative server puts it, not at the conventional /api", async () => {
+    const result = await scan({
+      "/openapi.json": json({
+        openapi: "3.0.2",
+        info: { title: "Petstore", version: "1.0.0" },
+        servers: [{ url: "/v3" }],
+        paths: { "/pet/findByStatus": { get: { responses: { "200": ok } } } },
+      }),
+    });
+    expect(messageOf(result, "api.problem-json")).toMatch(/GET \/v3\/__nonexistent__/);
+  }, 60_000);
+});
