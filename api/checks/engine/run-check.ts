@@ -116,7 +116,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   await options.admit?.();
   const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, signal: deadline });
   // Checks' held-back samples go once every check still running waits for samples too (documents/sample-gate.ts).
-  const gate = new SampleGate(fetcher.scanDeadline);
+  const gate = new SampleGate(fetcher.deadline);
   const newTrail = (forCheck = false): EvidenceTrail =>
     new EvidenceTrail(fetcher, settings.userAgent, target.origin, forCheck ? gate : null);
   const scanToken = randomBytes(6).toString("hex");

@@ -12,7 +12,7 @@ import {
 import { BlockWatch, type WatchedAnswer, type WatchedRequest } from "./blocking/block-watch.ts";
 import { type ExchangeOptions, exchange, type Hop } from "./exchange.ts";
 import { createPinnedAgent } from "./pinned-agent.ts";
-import { type BudgetClaim, type BudgetGrant, RequestBudget, RequestSlots } from "./request-slots.ts";
+import { asPartOfFirstSample, RequestBudget, RequestSlots, type Spending } from "./request-slots.ts";
 import { type ResponseFault, redirectLimit, redirectLoop } from "./response-fault.ts";
 import { ScanFetchError } from "./scan-fetch-error.ts";
 import type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
@@ -21,24 +21,12 @@ import { ScanScope } from "./scope/scan-scope.ts";
 
 export type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan-response.ts";
 
-/** How one call may spend the request budget. */
-interface Spending extends BudgetClaim {
-  onSent: (() => void) | undefined;
-  /** What the request's latest hop was granted (see RequestBudget.take). */
-  granted?: BudgetGrant | undefined;
-}
-
 export interface ScanFetcherOptions {
   settings: CheckerSettings;
   lookup?: HostLookup;
   signal?: AbortSignal;
   /** The origin being checked, whose bot protection the scan watches for (see blocking/block-watch.ts). */
   origin?: string;
-}
-
-/** A hop or retry of a check's first sample: it draws on the budget as an essential fetch does. */
-function asPartOfFirstSample(spending: Spending): Spending {
-  return { ...spending, sample: false, firstSample: undefined, granted: undefined };
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -56,7 +44,8 @@ export class ScanFetcher {
   private readonly cache = new Map<string, Promise<ScanResponse>>();
   private readonly firstGet = new Map<string, Promise<ScanResponse>>();
   private readonly agent: Agent;
-  private readonly deadline: AbortSignal;
+  /** Aborts when the scan's time budget runs out or its caller stops it. */
+  readonly deadline: AbortSignal;
   private readonly exchangeOptions: ExchangeOptions;
   private readonly slots: RequestSlots;
   private readonly scope: ScanScope;
@@ -86,11 +75,6 @@ export class ScanFetcher {
       scanBudgetMs: this.settings.limits.scanBudgetMs,
       deadline: this.deadline,
     });
-  }
-
-  /** Aborts when the scan's time budget runs out or its caller stops it. */
-  get scanDeadline(): AbortSignal {
-    return this.deadline;
   }
 
   /** Network requests sent so far, redirect hops included. */

@@ -104,3 +104,15 @@ export class RequestBudget {
     return { grant };
   }
 }
+
+/** How one call may spend the request budget. */
+export interface Spending extends BudgetClaim {
+  onSent: (() => void) | undefined;
+  /** What the request's latest hop was granted (see RequestBudget.take). */
+  granted?: BudgetGrant | undefined;
+}
+
+/** A hop or retry of a check's first sample: it draws on the budget as an essential fetch does. */
+export function asPartOfFirstSample(spending: Spending): Spending {
+  return { ...spending, sample: false, firstSample: undefined, granted: undefined };
+}

@@ -99,6 +99,10 @@ describe("the corpus of fixture sites", () => {
     expect(messageOf(resultOf("news"), "robots.sitemap")).toMatch(/5 URLs on [\d.:]+; \d sampled answer 2xx/);
   });
 
+  it("samples all five posts of a WordPress sitemap whose prolog holds a stylesheet instruction: the budget has room", () => {
+    expect(messageOf(resultOf("wordpress"), "robots.sitemap")).toMatch(/; 5 sampled answer 2xx/);
+  });
+
   it("finds Markdown twins published only as page.html.md, and passes the homepage's clean twin", () => {
     const quarto = resultOf("docs-quarto");
     expect(statusOf(quarto, "md.twin")).toBe("pass");
