@@ -1,3 +1,4 @@
+import { pointerTarget } from "./openapi/references.ts";
 import { isRecord } from "./parse/json.ts";
 import type { Verdict } from "./verdict.ts";
 
@@ -20,18 +21,6 @@ export function operationsOf(spec: Record<string, unknown>): OpenApiOperation[] 
     }
   }
   return operations;
-}
-
-function resolvePointer(spec: unknown, pointer: string): boolean {
-  let current: unknown = spec;
-  for (const raw of pointer.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(current)) current = current[Number(key)];
-    else if (isRecord(current)) current = current[key];
-    else return false;
-    if (current === undefined) return false;
-  }
-  return true;
 }
 
 function collectRefs(value: unknown, refs: Set<string>, depth = 0): void {
@@ -114,7 +103,7 @@ export function lintOpenApi(
   if (undeclared.length > 0) verdict.must(`${OAS}.30`, `security uses undeclared scheme(s): ${undeclared.join(", ")}`);
   const refs = new Set<string>();
   collectRefs(spec, refs);
-  const broken = [...refs].filter((ref) => ref.startsWith("#/") && !resolvePointer(spec, ref));
+  const broken = [...refs].filter((ref) => ref.startsWith("#/") && pointerTarget(spec, ref) === undefined);
   if (broken.length > 0)
     verdict.must(`${OAS}.23`, `${broken.length} local $ref(s) point nowhere, e.g. ${broken[0] ?? ""}`);
   return operations.length;

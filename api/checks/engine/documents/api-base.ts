@@ -1,4 +1,4 @@
-import { isRecord } from "../parse/json.ts";
+import { baseOf, openApiServers } from "../openapi/servers.ts";
 import { linksetTargets } from "../remote/linkset.ts";
 import { loadApiCatalog } from "./catalogs.ts";
 import { type DocumentContext, pathUrl } from "./document.ts";
@@ -6,7 +6,8 @@ import { findOpenApi } from "./openapi.ts";
 
 /**
  * Where the site's API lives: the api-catalog's `item` (RFC 9727 §3.1 names each API with it), else an anchor that
- * carries a service-desc (§4.1), else the OpenAPI description's first absolute server, else `<origin>/api`.
+ * carries a service-desc (§4.1), else the OpenAPI description's first declared server (a relative one resolved against
+ * the document's URL, openapi/servers.ts), else `<origin>/api`.
  */
 export async function findApiBase(context: DocumentContext): Promise<{ url: string; source: string }> {
   const { linkset, document } = await loadApiCatalog(context);
@@ -19,12 +20,11 @@ export async function findApiBase(context: DocumentContext): Promise<{ url: stri
     if (anchored !== undefined && anchored !== null && URL.canParse(anchored))
       return { url: anchored.replace(/\/+$/, ""), source: "the api-catalog anchor" };
   }
-  const { spec } = await findOpenApi(context);
-  const servers = spec !== null && Array.isArray(spec.servers) ? spec.servers : [];
-  const first = servers.find(
-    (server): server is Record<string, unknown> =>
-      isRecord(server) && typeof server.url === "string" && URL.canParse(server.url),
-  );
-  if (first !== undefined) return { url: String(first.url).replace(/\/+$/, ""), source: "the OpenAPI servers" };
+  const openApi = await findOpenApi(context);
+  const first =
+    openApi.spec === null || openApi.document === null
+      ? undefined
+      : openApiServers(openApi.spec, openApi.document.response.url).find((server) => server.declared);
+  if (first !== undefined) return { url: baseOf(first.url), source: "the OpenAPI servers" };
   return { url: pathUrl(context, "/api"), source: "the conventional /api" };
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { type CheckContext, defineCheck, notApplicable } from "../../check-types.ts";
+import { type CheckContext, defineCheck, listProblems, notApplicable, scanError } from "../../check-types.ts";
 import { ACCEPT_JSON, fetchJsonDocument, pathUrl } from "../../documents/document.ts";
 import { findOpenApi } from "../../documents/openapi.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
 import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
+import { type PaidOperations, paidOperations } from "../../openapi/paid-operations.ts";
 import { describeIssues, isRecord, parseJson } from "../../parse/json.ts";
 import { describeAnswer } from "../../parse/media-type.ts";
 import { Verdict } from "../../verdict.ts";
@@ -69,16 +70,10 @@ function discoveryResources(value: unknown, base: string): PaidEndpoint[] {
   });
 }
 
-/** OpenAPI GET operations that document a 402 answer: the description's own word that they are paid. */
-function openApiPaidOperations(spec: Record<string, unknown> | null, base: string): PaidEndpoint[] {
-  const paths = spec !== null && isRecord(spec.paths) ? spec.paths : {};
-  return Object.entries(paths).flatMap(([path, item]) => {
-    const operation = isRecord(item) && !path.includes("{") ? item.get : undefined;
-    const responses = isRecord(operation) && isRecord(operation.responses) ? operation.responses : {};
-    return "402" in responses
-      ? [{ url: new URL(path.replace(/^\/?/, "/"), base), source: "the OpenAPI description" }]
-      : [];
-  });
+interface AdvertisedEndpoints {
+  endpoints: PaidEndpoint[];
+  /** Operations the OpenAPI description documents as paid that the scan cannot ask, each with why. */
+  unprobed: string[];
 }
 
 /**
@@ -86,19 +81,26 @@ function openApiPaidOperations(spec: Record<string, unknown> | null, base: strin
  * manifest (UCP or ACP): only there is a request of the shared budget spent on it; elsewhere the OpenAPI description
  * says which operations answer 402.
  */
-async function advertisedEndpoints(context: CheckContext): Promise<PaidEndpoint[]> {
+async function advertisedEndpoints(context: CheckContext): Promise<AdvertisedEndpoints> {
   let fromDiscovery: PaidEndpoint[] = [];
   if (context.facts.signals.commerceProtocol) {
     const discovery = await fetchJsonDocument(context, pathUrl(context, "/.well-known/x402"), ACCEPT_JSON);
     if (discovery.json?.ok === true) fromDiscovery = discoveryResources(discovery.json.value, discovery.response.url);
   }
-  let fromOpenApi: PaidEndpoint[] = [];
+  let fromOpenApi: PaidOperations = { probeable: [], unprobed: [] };
   try {
-    fromOpenApi = openApiPaidOperations((await findOpenApi(context)).spec, context.target.root.href);
+    const { spec, document } = await findOpenApi(context);
+    if (spec !== null && document !== null)
+      fromOpenApi = paidOperations(spec, document.response.url, context.target.origin);
   } catch (error) {
-    if (!(error instanceof ScanFetchError)) throw error;
+    // An unreadable description leaves the discovery document to go on; one the budget kept unread is unknown, not unpaid.
+    if (!(error instanceof ScanFetchError) || error.kind === "request-budget") throw error;
   }
-  return [...fromDiscovery, ...fromOpenApi].filter((endpoint) => endpoint.url.origin === context.target.origin);
+  const described = fromOpenApi.probeable.map((paid) => ({ url: paid.url, source: "the OpenAPI description" }));
+  return {
+    endpoints: [...fromDiscovery, ...described].filter((endpoint) => endpoint.url.origin === context.target.origin),
+    unprobed: fromOpenApi.unprobed,
+  };
 }
 
 /** The payment requirement of a 402: v2 in the `PAYMENT-REQUIRED` header (base64 JSON), v1 in the JSON body. */
@@ -147,9 +149,9 @@ export const x402Payments = defineCheck({
   id: "commerce.x402",
   title: "Paid endpoints answer 402 with a well-formed x402 payment requirement",
   requests:
-    "`GET /.well-known/x402` (sites with a UCP or ACP manifest only); the OpenAPI description; `GET` of the first advertised paid endpoint on the site, without payment",
+    "`GET /.well-known/x402` (sites with a UCP or ACP manifest only); the OpenAPI description; `GET` of the first advertised paid endpoint on the site, without payment (an OpenAPI path joined to its server's URL, base path kept, path parameters filled from the description's examples)",
   passes:
-    "an endpoint advertised as paid (x402 discovery `resources`, or an OpenAPI GET operation with a `402` response) answers `402` with a `PAYMENT-REQUIRED` header of base64 JSON (`x402Version` 2, `resource`, `accepts[]` with `scheme`, CAIP-2 `network`, `amount`, `asset`, `payTo`, `maxTimeoutSeconds`) or a v1 JSON body (`x402Version` 1, `accepts[]`); no advertised paid endpoint is `n/a`",
+    "an endpoint advertised as paid (x402 discovery `resources`, or an OpenAPI GET operation with a `402` response) answers `402` with a `PAYMENT-REQUIRED` header of base64 JSON (`x402Version` 2, `resource`, `accepts[]` with `scheme`, CAIP-2 `network`, `amount`, `asset`, `payTo`, `maxTimeoutSeconds`) or a v1 JSON body (`x402Version` 1, `accepts[]`); no advertised paid endpoint is `n/a`, and so is one the scan cannot ask (not GET, another origin, a path parameter without an example), named with why",
   category: "commerce",
   severity: "medium",
   maturity: "standard",
@@ -160,15 +162,26 @@ export const x402Payments = defineCheck({
     'For every endpoint we sell per call, answer requests without PAYMENT-SIGNATURE with HTTP 402 and the header PAYMENT-REQUIRED: base64(JSON {"x402Version":2,"resource":{"url":"<endpoint>"},"accepts":[{"scheme":"exact","network":"eip155:8453","amount":"<atomic units>","asset":"<token address>","payTo":"<our address>","maxTimeoutSeconds":60}]}), as x402 specs/transports-v2/http.md shows.',
   specUrls: [`${SPECS}/transports-v2/http.md`, `${SPECS}/transports-v1/http.md`, `${SPECS}/x402-specification-v2.md`],
   async run(context) {
-    const endpoint = (await advertisedEndpoints(context))[0];
+    const { endpoints, unprobed } = await advertisedEndpoints(context);
+    const endpoint = endpoints[0];
+    const notProbed = `paid operations documented but not probed: ${listProblems(unprobed, 4)}`;
     if (endpoint === undefined)
-      return notApplicable("no endpoint on the site is advertised as paid (x402 is optional)");
-    const response = await context.trail.request({
-      url: endpoint.url,
-      headers: { accept: "application/json" },
-      exact: true,
-      probe: true,
-    });
+      return notApplicable(
+        unprobed.length === 0 ? "no endpoint on the site is advertised as paid (x402 is optional)" : notProbed,
+      );
+    let response: ScanResponse;
+    try {
+      response = await context.trail.request({
+        url: endpoint.url,
+        headers: { accept: "application/json" },
+        exact: true,
+        probe: true,
+      });
+    } catch (error) {
+      if (!(error instanceof ScanFetchError) || error.kind !== "request-budget") throw error;
+      const asked = `GET ${endpoint.url.pathname} (the scan's request budget ran out)`;
+      return scanError(`paid operations documented but not probed: ${listProblems([asked, ...unprobed], 4)}`);
+    }
     const verdict = new Verdict();
     const where = `GET ${endpoint.url.pathname} (from ${endpoint.source})`;
     if (response.status === 402) {

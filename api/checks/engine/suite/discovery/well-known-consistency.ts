@@ -8,6 +8,8 @@ import { findOpenApi } from "../../documents/openapi.ts";
 import { deadFailures, sampleBlocker, sampleTargets } from "../../documents/sampling.ts";
 import { loadHome, loadLlmsTxt } from "../../documents/site.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { type BaseUrlAgreement, baseUrlAgreement } from "../../openapi/catalog-agreement.ts";
+import { openApiServers } from "../../openapi/servers.ts";
 import { isRecord, parseJson } from "../../parse/json.ts";
 import { isAgentLink, parseLinkHeader } from "../../parse/link-header.ts";
 import { describeAnswer, isJsonMediaType, mediaTypeOf } from "../../parse/media-type.ts";
@@ -68,21 +70,16 @@ async function mcpDisagreements(context: CheckContext): Promise<string[]> {
   return errors;
 }
 
-/** Every OpenAPI server is an API the api-catalog names, as an anchor or an `item` (RFC 9727 §4.1). */
-async function baseUrlDisagreements(context: CheckContext): Promise<string[]> {
-  const { spec } = await findOpenApi(context);
+/** The OpenAPI servers against the APIs the api-catalog lists, as anchors or `item`s (RFC 9727 §4.1). */
+async function baseUrlFindings(context: CheckContext): Promise<BaseUrlAgreement> {
+  const { spec, document } = await findOpenApi(context);
   const { linkset } = await loadApiCatalog(context);
   const anchors = [
     ...(linkset?.contexts ?? []).flatMap((entry) => (entry.anchor === null ? [] : [entry.anchor])),
     ...(linkset === null ? [] : linksetTargets(linkset, "item").map((target) => target.resolved)),
-  ].map((url) => url.replace(/\/+$/, ""));
-  if (spec === null || anchors.length === 0 || !Array.isArray(spec.servers)) return [];
-  const servers = spec.servers.flatMap((server) =>
-    isRecord(server) && typeof server.url === "string" ? [server.url.replace(/\/+$/, "")] : [],
-  );
-  return servers
-    .filter((url) => !anchors.includes(url))
-    .map((url) => `OpenAPI server ${url} is not an API the api-catalog lists`);
+  ].flatMap((url) => (URL.canParse(url) ? [new URL(url)] : []));
+  if (spec === null || document === null || anchors.length === 0) return { errors: [], cautions: [] };
+  return baseUrlAgreement(openApiServers(spec, document.response.url), spec, anchors);
 }
 
 /** JSON documents that say which service they belong to (`service: {name, version, url}`) must say the same thing. */
@@ -159,9 +156,10 @@ export const wellKnownConsistency = defineCheck({
       return notApplicable("fewer than two discovery documents, so there is nothing to compare");
     const advertised = [...(await advertisedUrls(context))];
     const sample = await sampleTargets(context, advertised, { url: ([url]) => url, limit: MAX_ADVERTISED });
+    const baseUrls = await baseUrlFindings(context);
     const errors = [
       ...(await mcpDisagreements(context)),
-      ...(await baseUrlDisagreements(context)),
+      ...baseUrls.errors,
       ...serviceReferenceDisagreements(
         context,
         sample.answered.map((result) => result.response),
@@ -179,7 +177,7 @@ export const wellKnownConsistency = defineCheck({
     if (errors.length > 0) return fail(listProblems(errors));
     const blocker = sampleBlocker(sample);
     if (blocker !== null) throw blocker;
-    const cautions = await nameCautions(context);
+    const cautions = [...baseUrls.cautions, ...(await nameCautions(context))];
     if (cautions.length > 0) return warn(listProblems(cautions));
     const capped =
       advertised.length > sample.answered.length ? ` (checked ${sample.answered.length} of ${advertised.length})` : "";
