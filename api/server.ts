@@ -80,7 +80,7 @@ function shutdown(signal: string): void {
   log.info({ signal }, "shutting down: finishing in-flight requests");
   server.close(async () => {
     await Promise.all([jobs.stop(), monitorJob.stop(), oauthJob.stop(), services.renderer.close()]);
-    services.database.close();
+    await services.database.close();
     log.info("stopped");
     process.exit(0);
   });

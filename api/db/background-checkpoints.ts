@@ -6,6 +6,9 @@ import { Worker } from "node:worker_threads";
  */
 export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
+/** How long a stop waits for the worker beyond a pass's own busy timeout. */
+const STOP_GRACE_MS = 1_000;
+
 export interface BackgroundCheckpoints {
   /** Passes the worker has completed (each a PASSIVE checkpoint). */
   readonly passes: number;
@@ -24,16 +27,23 @@ export function startBackgroundCheckpoints(
   settings: { intervalMs: number; timeoutMs: number },
 ): BackgroundCheckpoints {
   const worker = new Worker(new URL("./checkpoint-worker.mjs", import.meta.url), { workerData: { path, ...settings } });
-  // The process may exit with the worker still running: it holds nothing that needs finishing.
+  // Never what keeps a process alive; `stop` ends it between passes (see checkpoint-worker.mjs).
   worker.unref();
   let passes = 0;
   worker.on("message", () => passes++);
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
     get passes() {
       return passes;
     },
+    // Between passes the worker stops by itself (checkpoint-worker.mjs); one stuck in a busy file is terminated.
     stop: async () => {
-      await worker.terminate();
+      // Held until it has ended: a process exiting first would terminate it wherever it is.
+      worker.ref();
+      worker.postMessage("stop");
+      const stuck = setTimeout(() => void worker.terminate(), STOP_GRACE_MS + settings.timeoutMs);
+      await exited;
+      clearTimeout(stuck);
     },
   };
 }

@@ -29,4 +29,10 @@ function checkpointOnce() {
   }
 }
 
-setInterval(checkpointOnce, intervalMs);
+const passes = setInterval(checkpointOnce, intervalMs);
+// Asked to stop, the worker ends between passes, never inside one: terminated in the middle of a libsql call, the
+// native module panics (neon's "PendingException") and aborts the whole process, turning a clean stop into SIGABRT.
+parentPort?.once("message", () => {
+  clearInterval(passes);
+  parentPort?.close();
+});

@@ -124,10 +124,12 @@ export class Database {
     }
   }
 
-  close(): void {
-    void this.#checkpoints?.stop();
+  /** Closes the connection; the promise settles once the background checkpointer has stopped too. */
+  close(): Promise<void> {
+    const stopped = this.#checkpoints?.stop() ?? Promise.resolve();
     this.#checkpoints = undefined;
     this.#client.close();
+    return stopped;
   }
 }
 
