@@ -1,4 +1,5 @@
 import { ScanFetchError } from "../fetch/scan-fetch-error.ts";
+import { parseJson } from "../parse/json.ts";
 import { bodyLooksLikeHtml } from "../parse/media-type.ts";
 import {
   loadA2aCard,
@@ -86,16 +87,15 @@ export async function discoveryInventory(context: DocumentContext): Promise<Disc
     guard(async () => add("skills index", await loadSkillsIndex(context), JSON_TYPES, [], true)),
     guard(async () => {
       const { document } = await findOpenApi(context);
+      // The advice follows the document served: a YAML description is not told to take a JSON media type.
+      const yaml = document !== null && !parseJson(document.response.text).ok;
       add(
         "OpenAPI",
         document,
-        [
-          "application/vnd.oai.openapi+json",
-          "application/openapi+json",
-          "application/openapi+yaml",
-          "application/vnd.oai.openapi",
-        ],
-        [...JSON_TYPES, "application/yaml", "text/yaml"],
+        yaml
+          ? ["application/openapi+yaml", "application/vnd.oai.openapi"]
+          : ["application/openapi+json", "application/vnd.oai.openapi+json"],
+        yaml ? ["application/yaml", "text/yaml"] : JSON_TYPES,
         true,
       );
     }),

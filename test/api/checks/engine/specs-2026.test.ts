@@ -101,7 +101,10 @@ describe("the 2026 checks' rules", () => {
   it("reads MCP registry proofs as the registry does", () => {
     expect(proofProblem("v=MCPv1; k=ed25519; p=hf1UAXtYZTedJy3YtpjRYpB6IZRoZKEyzHJ+Wc/uxrc=")).toBeNull();
     const hex = Buffer.from("hf1UAXtYZTedJy3YtpjRYpB6IZRoZKEyzHJ+Wc/uxrc=", "base64").toString("hex");
-    expect(proofProblem(`v=MCPv1; k=ed25519; p=${hex}`)).toMatch(/48 bytes, not the 32/);
+    expect(proofProblem(`v=MCPv1; k=ed25519; p=${hex}`)).toMatch(
+      /64 hex digits: the registry reads the 32-byte ed25519 key in base64/,
+    );
+    expect(proofProblem(`v=MCPv1; k=ed25519; p=${hex.slice(0, 60)}`)).toMatch(/45 bytes, not the 32/);
     expect(proofProblem("v=MCPv1; k=rsa; p=AAAA")).toMatch(/not an algorithm the registry accepts/);
     expect(proofProblem("MCPv1 ed25519 AAAA")).toMatch(/does not read/);
     expect(

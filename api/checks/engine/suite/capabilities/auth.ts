@@ -3,10 +3,9 @@ import {
   defineCheck,
   fail,
   isSecureOrLocal,
-  listProblems,
+  judge,
   notApplicable,
   pass,
-  warn,
 } from "../../check-types.ts";
 import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../../documents/agent-docs.ts";
 import { absence, describeState } from "../../documents/document.ts";
@@ -73,8 +72,10 @@ export const protectedResource = defineCheck({
 
 export const authorizationServer = defineCheck({
   id: "oauth.as",
-  requests: "`/.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`",
-  passes: "issuer equals the origin; `https` endpoints; `S256` PKCE",
+  requests:
+    "only when OAuth is used (protected-resource metadata names an authorization server, or the OpenAPI description declares an OAuth scheme): the issuer's RFC 8414 metadata at `/.well-known/oauth-authorization-server` with the issuer's path inserted after it, then, when that is missing, OpenID Connect discovery at `<issuer>/.well-known/openid-configuration`; the `jwks_uri`",
+  passes:
+    "the issuer equals the one it was looked up for (RFC 8414 §3.3), `https` authorization and token endpoints, a `jwks_uri` that answers 2xx; `S256` among the PKCE methods (`warn` without)",
   title: "OAuth authorization-server metadata (RFC 8414), when auth is used",
   category: "capabilities",
   severity: "medium",
@@ -118,10 +119,10 @@ export const authorizationServer = defineCheck({
       const jwks = await context.trail.resolve(metadata.jwks_uri);
       if (!isSuccess(jwks)) errors.push(`jwks_uri answers ${jwks.status}`);
     }
-    if (errors.length > 0) return fail(listProblems(errors));
-    if (!(metadata.code_challenge_methods_supported ?? []).includes("S256"))
-      return warn("code_challenge_methods_supported does not include S256 (MCP clients need PKCE)");
-    return pass(`issuer ${metadata.issuer} with S256 PKCE`);
+    const cautions = (metadata.code_challenge_methods_supported ?? []).includes("S256")
+      ? []
+      : ["code_challenge_methods_supported does not include S256 (MCP clients need PKCE)"];
+    return judge({ problems: errors, cautions }, `issuer ${metadata.issuer} with S256 PKCE`);
   },
 });
 

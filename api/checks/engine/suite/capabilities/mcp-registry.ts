@@ -19,6 +19,9 @@ export function proofProblem(text: string): string | null {
   const [, algorithm = "", key = ""] = match;
   const size = KEY_BYTES[algorithm];
   if (size === undefined) return `k=${algorithm} is not an algorithm the registry accepts (ed25519 or ecdsap384)`;
+  // A common slip: the key written out in hex (Buffer#toString("hex")), which base64 decodes to 1.5 times its size.
+  if (key.length === size * 2 && /^[0-9a-f]+$/i.test(key))
+    return `p= is ${key.length} hex digits: the registry reads the ${size}-byte ${algorithm} key in base64`;
   const bytes = Buffer.from(key, "base64");
   if (bytes.length !== size)
     return `p= decodes to ${bytes.length} bytes, not the ${size} of an ${algorithm} public key`;

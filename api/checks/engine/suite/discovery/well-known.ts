@@ -1,13 +1,4 @@
-import {
-  type CheckContext,
-  defineCheck,
-  fail,
-  isSecureOrLocal,
-  listProblems,
-  notApplicable,
-  pass,
-  warn,
-} from "../../check-types.ts";
+import { type CheckContext, defineCheck, isSecureOrLocal, judge, notApplicable } from "../../check-types.ts";
 import { loadSkillsIndex } from "../../documents/agent-docs.ts";
 import { loadApiCatalog } from "../../documents/catalogs.ts";
 import { type DiscoveryDocument, discoveryInventory } from "../../documents/inventory.ts";
@@ -84,7 +75,6 @@ export const wellKnownDelivery = defineCheck({
           if (again.status !== 304) notRevalidated.push(`${entry.name} (${again.status})`);
         }),
     );
-    if (errors.length > 0) return fail(listProblems(errors));
     const cautions = [
       ...tolerated,
       ...(noCors.length > 0 ? [`no Access-Control-Allow-Origin: * on ${noCors.join(", ")}`] : []),
@@ -92,8 +82,11 @@ export const wellKnownDelivery = defineCheck({
       ...(noEtag.length > 0 ? [`no ETag on ${noEtag.join(", ")}`] : []),
       ...(notRevalidated.length > 0 ? [`If-None-Match is not answered with 304 by ${notRevalidated.join(", ")}`] : []),
     ];
-    if (cautions.length > 0) return warn(listProblems(cautions, 4));
-    return pass(`${documents.length} discovery documents with correct types and caching; JSON with CORS and ETag/304`);
+    // A wrong type fails without hiding the caching and CORS gaps beside it.
+    return judge(
+      { problems: errors, cautions },
+      `${documents.length} discovery documents with correct types and caching; JSON with CORS and ETag/304`,
+    );
   },
 });
 
