@@ -134,3 +134,30 @@ describe("the MCP check tool, through the official client", () => {
     expect(created.structuredContent).toMatchObject({ origin: site.origin, state: "active" });
   });
 });
+
+describe("the pages, as the server renders them", () => {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const html = async (path: string) => {
+    const response = await bed.send("GET", path);
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+
+  it("link a report to the monitor form with its site filled in, and a monitor to its latest report", async () => {
+    const report = await check({ domain: site.origin });
+    const form = `/monitors?domain=${encodeURIComponent(site.origin)}`;
+    expect(await html(`/checks/${report.id}`)).toMatch(
+      new RegExp(`<a href="${literal(form)}"[^>]*>Watch this site</a>`),
+    );
+    expect(await html(form)).toMatch(new RegExp(`<input[^>]* id="domain"[^>]* value="${literal(site.origin)}"`));
+
+    const created = (await (await follow(offered(report.watch))).json()) as AgentMonitor;
+    const page = new URL(created.url).pathname;
+    expect(await html(page)).not.toContain("Open the latest report");
+    await bed.t.services.scheduler.runDue();
+    const latest = (await (await bed.send("GET", `/api/v1/monitors/${created.id}`)).json()) as AgentMonitor;
+    const reportPath = new URL(latest.latest?.report ?? "http://x/none").pathname;
+    expect(reportPath).toMatch(/^\/checks\/[0-9a-f-]{36}$/);
+    expect(await html(page)).toMatch(new RegExp(`<a href="${reportPath}"[^>]*>Open the latest report</a>`));
+  });
+});
