@@ -18,7 +18,7 @@ import { type SarifLog, sarifTool, toSarif } from "./formats/sarif.ts";
 import { renderLockedMarkdown } from "./locked-report.ts";
 import { findStoredCodeHash, insertCreditCode, type Redemption, redeemCredit } from "./sql/credits.ts";
 import { findReport, insertReport, type StoredReport } from "./sql/reports.ts";
-import { watchOffer } from "./watch.ts";
+import { watchMarkdown, watchOffer } from "./watch.ts";
 
 export interface ChecksServiceDeps {
   db: () => Sql;
@@ -149,9 +149,11 @@ export class ChecksService {
 
   /** For agents: the fix list with prompts once unlocked; the summary and how to unlock before. */
   async markdown(stored: StoredReport): Promise<string> {
-    if (stored.unlocked_at !== null) return renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] });
+    const watch = watchMarkdown(watchOffer(this.deps, stored.summary, await this.deps.monitorsOpen()));
+    if (stored.unlocked_at !== null)
+      return `${renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] })}\n${watch}`;
     const offers = await this.#offers(stored.id);
-    return renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)));
+    return `${renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)))}\n${watch}`;
   }
 
   /** The report as a SARIF 2.1.0 log: in full once unlocked; before, only what the free summary shows. */

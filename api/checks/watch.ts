@@ -69,3 +69,18 @@ export function watchOffer(
     tool: { name: "create_monitor", arguments: body },
   };
 }
+
+/** The offer as the Markdown report ends: a section an agent reading `text/markdown` can act on. */
+export function watchMarkdown(offer: WatchOffer): string {
+  if (!offer.available) return `## Watch this site\n\n${offer.reason}\n`;
+  const body = JSON.stringify(offer.request.body);
+  return [
+    "## Watch this site",
+    "",
+    "A check every day or every week, every run kept, and the history to compare runs.",
+    "",
+    `- As an agent: POST ${offer.request.url} with ${body} and a token of the scope ${offer.request.scope}, or call the MCP tool ${offer.tool.name} with ${body}`,
+    `- As a person: ${offer.form}`,
+    "",
+  ].join("\n");
+}

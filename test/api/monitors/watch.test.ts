@@ -73,6 +73,19 @@ describe("a report's watch offer", () => {
     expect(((await again.json()) as AgentMonitor).id).toBe(monitor.id);
   });
 
+  it("ends the Markdown report with the same request and tool call, for agents that read text/markdown", async () => {
+    const report = await check({ domain: site.origin });
+    const watch = offered(report.watch);
+    const markdown = await (
+      await bed.send("GET", `/api/v1/checks/${report.id}`, undefined, { accept: "text/markdown" })
+    ).text();
+    const body = JSON.stringify(watch.request.body);
+    expect(markdown).toContain("## Watch this site");
+    expect(markdown).toContain(`POST ${watch.request.url} with ${body} and a token of the scope monitors:write`);
+    expect(markdown).toContain(`call the MCP tool create_monitor with ${body}`);
+    expect(markdown).toContain(`As a person: ${watch.form}`);
+  });
+
   it("keeps the profile a check was run with, so the monitor judges the site as the report did", async () => {
     const report = await check({ domain: `${site.origin}/docs/`, profile: "api" });
     const watch = offered(report.watch);
