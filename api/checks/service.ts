@@ -18,6 +18,7 @@ import { type SarifLog, sarifTool, toSarif } from "./formats/sarif.ts";
 import { renderLockedMarkdown } from "./locked-report.ts";
 import { findStoredCodeHash, insertCreditCode, type Redemption, redeemCredit } from "./sql/credits.ts";
 import { findReport, insertReport, type StoredReport } from "./sql/reports.ts";
+import { watchMarkdown, watchOffer } from "./watch.ts";
 
 export interface ChecksServiceDeps {
   db: () => Sql;
@@ -31,6 +32,8 @@ export interface ChecksServiceDeps {
   keys: LookupKeys;
   /** Whether paying and redeeming work right now (switches, payment provider). */
   unlockPaths: () => Promise<{ checkout: boolean; redeem: boolean }>;
+  /** Whether an agent may create a monitor now (the checks switch, the database): the report's `watch` says so. */
+  monitorsOpen: () => Promise<boolean>;
   /** Tests point the checker's DNS at fixture names. */
   lookup?: RunReadinessCheckOptions["lookup"];
   /** The instance's browser, for scans that ask to render (`render: true`); absent where no check runs (issuing codes). */
@@ -140,14 +143,17 @@ export class ChecksService {
       ...stored.summary,
       ...(locked ? {} : { details: stored.details ?? [] }),
       unlock: locked ? await this.#offers(stored.id) : null,
+      watch: watchOffer(this.deps, stored.summary, await this.deps.monitorsOpen()),
     };
   }
 
   /** For agents: the fix list with prompts once unlocked; the summary and how to unlock before. */
   async markdown(stored: StoredReport): Promise<string> {
-    if (stored.unlocked_at !== null) return renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] });
+    const watch = watchMarkdown(watchOffer(this.deps, stored.summary, await this.deps.monitorsOpen()));
+    if (stored.unlocked_at !== null)
+      return `${renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] })}\n${watch}`;
     const offers = await this.#offers(stored.id);
-    return renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)));
+    return `${renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)))}\n${watch}`;
   }
 
   /** The report as a SARIF 2.1.0 log: in full once unlocked; before, only what the free summary shows. */

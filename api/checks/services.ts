@@ -75,6 +75,8 @@ export function createCheckServices({
         redeem: isOperationAvailable(findOperation("redeemCredit"), state, content.service),
       };
     },
+    monitorsOpen: async () =>
+      isOperationAvailable(findOperation("createAgentMonitor"), await monitor.current(), content.service),
     ...(lookup ? { lookup } : {}),
   });
   const checkFulfilment = new CheckFulfilment({ db, now, payments, serverSecret: secrets.current, keys });

@@ -54,6 +54,8 @@ export const creditsCommand = defineCommand({
             secrets: await secrets(),
             keys: await lookupKeys(),
             unlockPaths: async () => ({ checkout: false, redeem: true }),
+            // Issuing a code shows no report.
+            monitorsOpen: async () => false,
           });
           const issued = await service.issueCode(credits, "staff", null, email?.data ?? null);
           if (!issued) throw new AdminError("The code could not be stored");

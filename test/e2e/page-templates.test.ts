@@ -86,6 +86,26 @@ describe("the report of a site behind bot protection", () => {
   });
 });
 
+describe("watching a site from its report (issue 31)", () => {
+  it("follows Watch this site to the monitor form with the site filled in, and a monitor's page to its latest report", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}${reportPath}`);
+    await Promise.all([
+      page.waitForURL(/\/monitors\?domain=/),
+      page.getByRole("link", { name: "Watch this site" }).click(),
+    ]);
+    expect(await page.getByLabel(/^Site/).inputValue()).toBe(server.url);
+    expect(await page.getByLabel(/^E-mail/).inputValue()).toBe("");
+    await page.goto(`${server.url}${monitorPath}`);
+    await Promise.all([
+      page.waitForURL(/\/checks\/[0-9a-f-]{36}$/),
+      page.getByRole("link", { name: "Open the latest report" }).click(),
+    ]);
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(`Readiness of ${server.url}`);
+    await page.close();
+  });
+});
+
 // Wide in the light theme and narrow in the dark one: every template is seen at both sizes and in
 // both themes, with JavaScript on and the real CSP (axe is evaluated through DevTools, not a script tag).
 describe.each([

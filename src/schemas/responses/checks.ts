@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MoneySchema, TimestampSchema } from "../common.ts";
 import { CheckDetailSchema, ReadinessSummaryShape } from "../report.ts";
+import { AgentMonitorInputSchema } from "../requests/monitors.ts";
 
 /** How to unlock a locked report: pay for it, or buy a pack (one credit unlocks it), or redeem a code. */
 export const UnlockOffersSchema = z.strictObject({
@@ -11,6 +12,35 @@ export const UnlockOffersSchema = z.strictObject({
   /** POST `{code}` here to spend one credit; `null` while credit codes are switched off. */
   redeem: z.string().nullable(),
 });
+
+/**
+ * How to watch the report's site: the monitor form for people, prefilled; for agents, the monitor create request
+ * (`POST /api/v1/agents/monitors`, scope monitors:write) and the same call as the MCP tool `create_monitor`, each with
+ * the same body. `available: false` with the reason when monitors would refuse the site or are paused.
+ */
+export const WatchOfferSchema = z.discriminatedUnion("available", [
+  z.strictObject({
+    available: z.literal(true),
+    /** The site a monitor would watch: a host (checked over https), or an allow-listed origin as given. */
+    domain: z.string(),
+    /** The monitor form with the site filled in. */
+    form: z.url(),
+    request: z.strictObject({
+      method: z.literal("POST"),
+      url: z.url(),
+      /** Send an agent token with this scope as `Authorization: Bearer <token>`. */
+      scope: z.literal("monitors:write"),
+      body: AgentMonitorInputSchema,
+    }),
+    tool: z.strictObject({ name: z.literal("create_monitor"), arguments: AgentMonitorInputSchema }),
+  }),
+  z.strictObject({
+    available: z.literal(false),
+    /** Why the site cannot be watched now, in one sentence. */
+    reason: z.string(),
+  }),
+]);
+export type WatchOffer = z.infer<typeof WatchOfferSchema>;
 
 /** `POST /api/v1/checks` and `GET /api/v1/checks/{id}`: a report, locked (summary) or unlocked (with details). */
 export const CheckReportSchema = z.strictObject({
@@ -23,6 +53,7 @@ export const CheckReportSchema = z.strictObject({
   /** Evidence, remediation and fix prompts per check: only once unlocked. */
   details: z.array(CheckDetailSchema).optional(),
   unlock: UnlockOffersSchema.nullable(),
+  watch: WatchOfferSchema,
 });
 export type CheckReport = z.infer<typeof CheckReportSchema>;
 
