@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { H3Event } from "h3";
 import { MCP_ACCEPT, MCP_PATH } from "../../src/lib/discovery/mcp-card.ts";
 import { MCP_AGENT_PATH, type ProtectedResource } from "../../src/lib/discovery/oauth.ts";
+import type { ServiceState } from "../../src/lib/discovery/state.ts";
 import type { BuildContext } from "../../src/lib/outputs/artifact.ts";
 import type { ProblemCode } from "../../src/lib/problems.ts";
 import { absolute } from "../../src/lib/urls.ts";
@@ -118,17 +119,22 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
     }
   }
 
+  /** What every tool call of either endpoint knows of its request. */
+  const callContext = (event: H3Event, call: { address: string }, state: ServiceState) => ({
+    site,
+    state,
+    clientAddress: call.address,
+    headers: event.req.headers,
+    operations: deps.operations,
+  });
+
   const callMcp = httpOnlyRoute("callMcp", async (event, call, limits) => {
     const state = await monitor.current();
     const listing = catalogue.active(state, service);
     // Over MCP a token comes from a tool, so a 401 names it (the HTTP route is the fallback it also names).
     const register = listing.tools.find((tool) => tool.operation === "registerAgent");
     const context = {
-      site,
-      state,
-      clientAddress: call.address,
-      headers: event.req.headers,
-      operations: deps.operations,
+      ...callContext(event, call, state),
       ...(register ? { tokenSource: `with the ${register.name} tool (or ${TOKEN_SOURCE_HTTP})` } : {}),
     };
     return exchange(event, call.body, limits, createMcpServer(listing, shelves, context, deps.log));
@@ -146,11 +152,7 @@ export function mcpRoutes(deps: McpRouteDeps): HttpRoute[] {
       const state = await monitor.current();
       const listing = deps.agentCatalogue.active(state, service);
       const context = {
-        site,
-        state,
-        clientAddress: call.address,
-        headers: event.req.headers,
-        operations: deps.operations,
+        ...callContext(event, call, state),
         tokenSource: `by signing in with OAuth (${deps.agentResource.metadataUrl})`,
         resource: deps.agentResource,
       };

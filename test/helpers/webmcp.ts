@@ -1,4 +1,5 @@
 import type { Browser, Page } from "playwright-core";
+import { SCHEMA_ISSUES } from "../../api/checks/engine/render/webmcp-events.ts";
 import { launchBrowser } from "./browser.ts";
 
 /**
@@ -23,15 +24,6 @@ export interface WebMcpIssue {
   /** The element it is about: its tag and name, e.g. `input name=consent_version`. */
   element: string;
 }
-
-// The issue types Lighthouse's WebMcpSchemaIssues gatherer keeps (core/gather/gatherers/webmcp-schema.js).
-const SCHEMA_ISSUES = new Set([
-  "FormModelContextMissingToolName",
-  "FormModelContextMissingToolDescription",
-  "FormModelContextRequiredParameterMissingName",
-  "FormModelContextParameterMissingTitleAndDescription",
-  "FormModelContextParameterMissingName",
-]);
 
 export interface WebMcpReport {
   /** What Lighthouse's WebMCP gatherer tests first: without it, all three audits are not applicable. */

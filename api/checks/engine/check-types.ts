@@ -48,7 +48,7 @@ export interface CheckDefinition {
   /** A copy-paste instruction for a coding agent. */
   prompt: string;
   specUrls: readonly string[];
-  /** It samples link targets: the budget plan keeps it one sample before samples are shared out (budget/request-slots.ts). */
+  /** It samples link targets: the budget plan keeps it one sample before samples are shared out (budget/request-budget.ts). */
   samples?: true;
   /** It judges pages rendered in a browser: `n/a` unless the scan renders (`render: true`, `--render`). */
   rendered?: true;

@@ -131,7 +131,7 @@ export class EvidenceTrail {
 
   private async send(request: ScanRequest): Promise<ScanResponse> {
     const method = request.method ?? "GET";
-    // A check's first sample draws on the one request the budget plan keeps for it (budget/request-slots.ts).
+    // A check's first sample draws on the one request the budget plan keeps for it (budget/request-budget.ts).
     const firstSample = (): boolean => {
       if (this.sampled) return false;
       this.sampled = true;

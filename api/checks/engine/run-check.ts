@@ -9,7 +9,7 @@ import {
   ReadinessResultSchema,
 } from "../../../src/schemas/report.ts";
 import { summarizeBlocking } from "./blocked-summary.ts";
-import type { RequestBudget } from "./budget/request-slots.ts";
+import type { RequestBudget } from "./budget/request-budget.ts";
 import { SampleGate } from "./budget/sample-gate.ts";
 import {
   blocked,
@@ -22,7 +22,6 @@ import {
   scanError,
 } from "./check-types.ts";
 import { type AgentDnsResolver, dnsOverHttpsResolver } from "./dns/agent-dns.ts";
-import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "./dns/resolver.ts";
 import type { DocumentContext } from "./documents/document.ts";
 import { fallbackFingerprints, probeUnknownPaths, unknownPageUrl } from "./documents/probes.ts";
 import { loadHome } from "./documents/site.ts";
@@ -114,7 +113,7 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
   const deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
   const target = await parseTarget(options.target, settings, { ...lookup, signal: deadline });
   await options.admit?.();
-  const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, signal: deadline });
+  const fetcher = new ScanFetcher({ settings, origin: target.origin, ...lookup, deadline });
   // Checks' held-back samples go once every check still running waits for samples too (budget/sample-gate.ts).
   const gate = new SampleGate(fetcher.deadline);
   const newTrail = (forCheck = false): EvidenceTrail =>
@@ -126,8 +125,8 @@ export async function runReadinessCheck(options: RunReadinessCheckOptions): Prom
       origin: target.origin,
       probeUrl: unknownPageUrl({ target }, scanToken),
       settings,
-      // c-ares with its own time-outs and the per-scan cap, as the fetcher's lookups: never libuv's thread pool.
-      lookup: limitLookups(options.lookup ?? defaultLookup, LOOKUPS_PER_SCAN),
+      // The fetcher's own lookups (c-ares, never libuv's thread pool), under the same per-scan cap.
+      lookup: fetcher.lookup,
       signal: deadline,
     }) ?? null;
   let runs: CheckRun[];

@@ -1,6 +1,6 @@
 /**
  * Knows when a scan's essential fetches are done, so the samples the essential reserve held back may use what is left
- * of the request budget (request-slots.ts). Each running check is a member; a member is parked while it waits
+ * of the request budget (request-budget.ts). Each running check is a member; a member is parked while it waits
  * here for a sample and has no essential request of its own in flight. The gate opens, waking every waiting sample,
  * once every member still running is parked: nothing is left that could need the reserve before them. A member that
  * awaits anything else (a validation, a DNS lookup, another request) keeps the gate shut, which errs on the side of

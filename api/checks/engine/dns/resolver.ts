@@ -1,4 +1,5 @@
 import { Resolver } from "node:dns/promises";
+import { Slots } from "../budget/slots.ts";
 import { type HostLookup, type ResolvedAddress, systemLookup } from "../fetch/address-guard.ts";
 
 export interface ResolverLookupOptions {
@@ -21,47 +22,9 @@ export const LOOKUPS_PER_SCAN = 2;
 /** A lookup takes at most about tries × timeout: 2 s, well inside a scan's 15 s budget. */
 export const RESOLVER_DEFAULTS = { timeoutMs: 1_000, tries: 2, maxInFlight: 32 } as const;
 
-/** At most `size` holders at once; a waiter whose signal aborts leaves the queue with the signal's reason. */
-export class LookupSlots {
-  private readonly size: number;
-  private readonly waiting: Array<() => void> = [];
-  private active = 0;
-
-  constructor(size: number) {
-    this.size = size;
-  }
-
-  async acquire(signal?: AbortSignal): Promise<void> {
-    signal?.throwIfAborted();
-    if (this.active < this.size) {
-      this.active += 1;
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const turn = (): void => {
-        signal?.removeEventListener("abort", leave);
-        resolve();
-      };
-      const leave = (): void => {
-        this.waiting.splice(this.waiting.indexOf(turn), 1);
-        reject(signal?.reason);
-      };
-      this.waiting.push(turn);
-      signal?.addEventListener("abort", leave, { once: true });
-    });
-  }
-
-  /** Hands the slot straight to the next waiter, if any. */
-  release(): void {
-    const next = this.waiting.shift();
-    if (next === undefined) this.active -= 1;
-    else next();
-  }
-}
-
 /** `lookup` with at most `max` of its lookups in flight: a scan's own cap, or an instance's. */
 export function limitLookups(lookup: HostLookup, max: number): HostLookup {
-  const slots = new LookupSlots(max);
+  const slots = new Slots(max);
   return async (hostname, context = {}) => {
     await slots.acquire(context.signal);
     try {

@@ -1,6 +1,7 @@
 import type { Agent } from "undici";
 import { signedHeaders } from "../../../platform/signing/request-signature.ts";
-import { asPartOfFirstSample, RequestBudget, RequestSlots, type Spending } from "../budget/request-slots.ts";
+import { asPartOfFirstSample, RequestBudget, type Spending } from "../budget/request-budget.ts";
+import { Slots } from "../budget/slots.ts";
 import { defaultLookup, LOOKUPS_PER_SCAN, limitLookups } from "../dns/resolver.ts";
 import type { CheckerSettings } from "../settings.ts";
 import {
@@ -24,7 +25,11 @@ export type { FetchOutcome, ScanMethod, ScanRequest, ScanResponse } from "./scan
 export interface ScanFetcherOptions {
   settings: CheckerSettings;
   lookup?: HostLookup;
-  signal?: AbortSignal;
+  /**
+   * The scan's deadline, when the caller started it (run-check.ts starts it before the target's own lookup and joins
+   * the caller's stop to it); without one, the scan's time budget starts here.
+   */
+  deadline?: AbortSignal;
   /** The origin being checked, whose bot protection the scan watches for (see blocking/block-watch.ts). */
   origin?: string;
 }
@@ -38,7 +43,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  */
 export class ScanFetcher {
   private readonly settings: CheckerSettings;
-  private readonly lookup: HostLookup;
+  /** The scan's name lookups: c-ares, at most LOOKUPS_PER_SCAN in flight; the renderer's share the cap. */
+  readonly lookup: HostLookup;
   private readonly pins = new Map<string, readonly ResolvedAddress[]>();
   private readonly vetted = new Map<string, Promise<VettedDestination>>();
   private readonly cache = new Map<string, Promise<ScanResponse>>();
@@ -47,11 +53,11 @@ export class ScanFetcher {
   /** Aborts when the scan's time budget runs out or its caller stops it. */
   readonly deadline: AbortSignal;
   private readonly exchangeOptions: ExchangeOptions;
-  private readonly slots: RequestSlots;
+  private readonly slots: Slots;
   private readonly scope: ScanScope;
   /** How the site's bot protection answered the scan (`watch.signals`), see blocking/block-watch.ts. */
   readonly watch: BlockWatch;
-  /** The request budget and its plan (`planSamples`, `releaseSample`), see budget/request-slots.ts. */
+  /** The request budget and its plan (`planSamples`, `releaseSample`), see budget/request-budget.ts. */
   readonly budget: RequestBudget;
 
   constructor(options: ScanFetcherOptions) {
@@ -59,10 +65,9 @@ export class ScanFetcher {
     this.scope = new ScanScope(options.origin ?? null, options.settings);
     this.lookup = limitLookups(options.lookup ?? defaultLookup, LOOKUPS_PER_SCAN);
     this.agent = createPinnedAgent(this.pins, this.settings.limits);
-    this.slots = new RequestSlots(this.settings.limits.maxConcurrency);
+    this.slots = new Slots(this.settings.limits.maxConcurrency);
     this.budget = new RequestBudget(this.settings.limits);
-    const budget = AbortSignal.timeout(this.settings.limits.scanBudgetMs);
-    this.deadline = options.signal === undefined ? budget : AbortSignal.any([budget, options.signal]);
+    this.deadline = options.deadline ?? AbortSignal.timeout(this.settings.limits.scanBudgetMs);
     this.exchangeOptions = {
       agent: this.agent,
       deadline: this.deadline,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { BudgetClaim } from "../budget/request-slots.ts";
+import type { BudgetClaim } from "../budget/request-budget.ts";
 import type { ResponseFault } from "./response-fault.ts";
 
 export type ScanMethod = "GET" | "HEAD" | "POST";

@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { RequestSlots } from "../budget/request-slots.ts";
+import { Slots } from "../budget/slots.ts";
 import type { CheckerSettings } from "../settings.ts";
 import { GuardProxy } from "./guard/guard-proxy.ts";
 import { launchGuardedChromium, missingBrowser } from "./launch.ts";
@@ -36,7 +36,7 @@ interface BrowserHolder {
 export class SiteRenderer {
   private readonly options: SiteRendererOptions;
   readonly limits: RenderLimits;
-  private readonly slots: RequestSlots;
+  private readonly slots: Slots;
   private holder: BrowserHolder | null = null;
   private launching: Promise<BrowserHolder> | null = null;
   private readonly open = new Set<BrowserHolder>();
@@ -47,7 +47,7 @@ export class SiteRenderer {
   constructor(options: SiteRendererOptions) {
     this.options = options;
     this.limits = { ...DEFAULT_RENDER_LIMITS, ...options.limits };
-    this.slots = new RequestSlots(this.limits.concurrency);
+    this.slots = new Slots(this.limits.concurrency);
   }
 
   async render(request: RenderRequest): Promise<RenderOutcome> {

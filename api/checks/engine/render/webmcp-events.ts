@@ -2,7 +2,7 @@ import type { CDPSession } from "playwright-core";
 import type { RenderedTool, RenderedToolIssue } from "./rendered-site.ts";
 
 // The issue types Lighthouse's WebMcpSchemaIssues gatherer keeps (core/gather/gatherers/webmcp-schema.js).
-const SCHEMA_ISSUES = new Set([
+export const SCHEMA_ISSUES: ReadonlySet<string> = new Set([
   "FormModelContextMissingToolName",
   "FormModelContextMissingToolDescription",
   "FormModelContextRequiredParameterMissingName",

@@ -1,6 +1,6 @@
 import { defineCheck, fail, listProblems, pass, scanError, warn } from "../../check-types.ts";
 import { AGENT_TREE_RULES } from "../../render/agent-tree.ts";
-import { isPage, isRenderedSite, pathOf, recordPage, renderedSite, usablePage } from "./rendered-pages.ts";
+import { hasHome, pathOf, recordPage, renderedHome } from "./rendered-pages.ts";
 
 const AGENT_ACCESSIBILITY = "https://developer.chrome.com/docs/lighthouse/agentic-browsing/accessibility-for-agents";
 
@@ -20,10 +20,9 @@ export const renderedAgentTree = defineCheck({
     "Fix the accessibility-tree problems axe-core reports on our homepage (button-name, link-name, label, aria-* rules, document-title): every control needs an accessible name and every ARIA role and attribute must be valid, because browser agents navigate by the accessibility tree.",
   specUrls: [AGENT_ACCESSIBILITY, "https://www.w3.org/TR/wai-aria-1.2/", "https://www.w3.org/TR/WCAG22/"],
   async run(context) {
-    const site = await renderedSite(context);
-    if (!isRenderedSite(site)) return site;
-    const home = usablePage(site, "home", "the homepage");
-    if (!isPage(home)) return home;
+    const rendered = await renderedHome(context);
+    if (!hasHome(rendered)) return rendered;
+    const { site, home } = rendered;
     if (home.agentTree === null) return scanError("axe-core could not run on the rendered homepage");
     const violations = home.agentTree.map(
       (violation) => `${violation.id} (${violation.nodes} element(s), first ${violation.target}: ${violation.help})`,
@@ -66,10 +65,9 @@ export const renderedLayoutShift = defineCheck({
     "Reduce cumulative layout shift on our homepage below 0.1: give images and embeds width/height or aspect-ratio, reserve space for banners and content injected by scripts, and avoid inserting content above what is already shown.",
   specUrls: ["https://web.dev/articles/cls", "https://wicg.github.io/layout-instability/"],
   async run(context) {
-    const site = await renderedSite(context);
-    if (!isRenderedSite(site)) return site;
-    const home = usablePage(site, "home", "the homepage");
-    if (!isPage(home)) return home;
+    const rendered = await renderedHome(context);
+    if (!hasHome(rendered)) return rendered;
+    const { site, home } = rendered;
     if (home.layoutShift === null) return scanError("the layout shift of the rendered homepage could not be read");
     const shift = Math.round(home.layoutShift * 1000) / 1000;
     recordPage(context, site, home, `cumulative layout shift ${shift}`);

@@ -1,14 +1,6 @@
 import { defineCheck, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
 import { comparePages, missedParts, smallAdditions } from "./rendered-content.ts";
-import {
-  isPage,
-  isRenderedSite,
-  NO_JAVASCRIPT_CRAWLERS,
-  pathOf,
-  recordPage,
-  renderedSite,
-  usablePage,
-} from "./rendered-pages.ts";
+import { hasHome, NO_JAVASCRIPT_CRAWLERS, pathOf, recordPage, renderedHome } from "./rendered-pages.ts";
 
 const JS_SEO = "https://developers.google.com/search/docs/crawling-indexing/javascript/javascript-seo-basics";
 const NOT_SEEN = "agents that do not run JavaScript (GPTBot, ClaudeBot and most fetch tools) do not see it";
@@ -30,10 +22,9 @@ export const renderedContent = defineCheck({
     'Our pages add their main content with client-side JavaScript, so AI crawlers that do not run scripts see an empty page. Render the content, links, headings, <title> and <meta name="description"> on the server (SSR/SSG) and keep client-side code for interaction only.',
   specUrls: [NO_JAVASCRIPT_CRAWLERS, JS_SEO, "https://web.dev/articles/rendering-on-the-web"],
   async run(context) {
-    const site = await renderedSite(context);
-    if (!isRenderedSite(site)) return site;
-    const home = usablePage(site, "home", "the homepage");
-    if (!isPage(home)) return home;
+    const rendered = await renderedHome(context);
+    if (!hasHome(rendered)) return rendered;
+    const { site } = rendered;
     const comparisons = comparePages(site);
     const missed: string[] = [];
     const small: string[] = [];
@@ -81,10 +72,9 @@ export const renderedJsonLd = defineCheck({
     "https://www.w3.org/TR/json-ld11/#embedding-json-ld-in-html-documents",
   ],
   async run(context) {
-    const site = await renderedSite(context);
-    if (!isRenderedSite(site)) return site;
-    const home = usablePage(site, "home", "the homepage");
-    if (!isPage(home)) return home;
+    const rendered = await renderedHome(context);
+    if (!hasHome(rendered)) return rendered;
+    const { site } = rendered;
     const comparisons = comparePages(site);
     const added: string[] = [];
     let blocks = 0;

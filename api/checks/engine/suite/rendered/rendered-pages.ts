@@ -74,3 +74,20 @@ export function usablePage(site: RenderedSite, role: RenderedRole, name: string)
 export function isPage(value: RenderedPage | CheckOutcome): value is RenderedPage {
   return "role" in value;
 }
+
+/** The rendered site and its homepage, or why a check of it cannot judge (not rendered, the homepage unusable). */
+export async function renderedHome(
+  context: CheckContext,
+): Promise<{ site: RenderedSite; home: RenderedPage } | CheckOutcome> {
+  const site = await renderedSite(context);
+  if (!isRenderedSite(site)) return site;
+  const home = usablePage(site, "home", "the homepage");
+  return isPage(home) ? { site, home } : home;
+}
+
+export function hasHome(value: { site: RenderedSite; home: RenderedPage } | CheckOutcome): value is {
+  site: RenderedSite;
+  home: RenderedPage;
+} {
+  return "home" in value;
+}
