@@ -116,6 +116,12 @@ describe("the corpus of fixture sites", () => {
     expect(messageOf(chat, "api.ratelimit")).toMatch(/documents rate limiting .* no rate-limit headers/);
   });
 
+  it("fails a malformed MCP registry key on a host that is an IP address, naming what the registry would reject", () => {
+    const site = resultOf("mcp-registry-proof");
+    expect(statusOf(site, "mcp.registry")).toBe("fail");
+    expect(messageOf(site, "mcp.registry")).toMatch(/p= is 64 hex digits: the registry reads the 32-byte ed25519 key/);
+  });
+
   it("says blocked with what a browser got, never missing, on the site behind bot protection, and marks it incomplete", () => {
     const guarded = resultOf("guarded");
     expect(guarded.incomplete).toBe(true);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { FixtureSite } from "../../../fixtures/sites/serve.ts";
 import { page, startStaticSite } from "../../../fixtures/sites/static-site.ts";
 import { checkSite, messageOf, statusOf } from "./_helpers.ts";
@@ -46,5 +47,59 @@ describe("wk.delivery's advice", () => {
     expect(message).toMatch(/^llms\.txt is served as text\/html/);
     expect(message).toContain("; also: OpenAPI is application/yaml rather than application/openapi+yaml");
     expect(message).not.toMatch(/openapi\+json/);
+  });
+
+  it("advises the YAML media types to a YAML description served as JSON, never a JSON one", async () => {
+    site = await startStaticSite({
+      "/": page("<h1>Petstore</h1>"),
+      "/openapi.yaml": { type: "application/json", body: PETSTORE_YAML },
+    });
+    const result = await checkSite(site, { profile: ["api"] });
+    expect(statusOf(result, "wk.delivery")).toBe("fail");
+    expect(messageOf(result, "wk.delivery")).toMatch(
+      /^OpenAPI is served as application\/json, not application\/openapi\+yaml, application\/vnd\.oai\.openapi, application\/yaml or text\/yaml(;|$)/,
+    );
+  });
+
+  it("advises the JSON media types to a JSON description served as YAML", async () => {
+    site = await startStaticSite({
+      "/": page("<h1>Petstore</h1>"),
+      "/openapi.json": { type: "text/yaml", body: JSON.stringify(parse(PETSTORE_YAML), null, 2) },
+    });
+    const result = await checkSite(site, { profile: ["api"] });
+    expect(statusOf(result, "wk.delivery")).toBe("fail");
+    expect(messageOf(result, "wk.delivery")).toMatch(
+      /^OpenAPI is served as text\/yaml, not application\/openapi\+json, application\/vnd\.oai\.openapi\+json or application\/json(;|$)/,
+    );
+  });
+});
+
+describe("wk.delivery's passing message", () => {
+  it("claims no CORS or ETag/304 for a site whose discovery documents are all text", async () => {
+    site = await startStaticSite({
+      "/": page("<h1>Petstore</h1>"),
+      "/robots.txt": { type: "text/plain", body: "User-agent: *\nAllow: /\n", discovery: true },
+      "/llms.txt": { type: "text/plain", body: "# Petstore\n\n> Pets for sale.\n", discovery: true },
+    });
+    const result = await checkSite(site, { profile: ["content"] });
+    expect(statusOf(result, "wk.delivery")).toBe("pass");
+    expect(messageOf(result, "wk.delivery")).toBe("2 discovery documents with correct types and caching");
+  });
+
+  it("counts the JSON documents with an ETag apart from the few revalidated with 304", async () => {
+    const json = (value: unknown) => ({ type: "application/json", body: JSON.stringify(value), discovery: true });
+    site = await startStaticSite({
+      "/": page("<h1>Petstore</h1>"),
+      "/robots.txt": { type: "text/plain", body: "User-agent: *\nAllow: /\n", discovery: true },
+      "/openapi.json": {
+        ...json(parse(PETSTORE_YAML)),
+        type: "application/openapi+json",
+      },
+    });
+    const result = await checkSite(site, { profile: ["api"] });
+    expect(statusOf(result, "wk.delivery")).toBe("pass");
+    expect(messageOf(result, "wk.delivery")).toBe(
+      "2 discovery documents with correct types and caching; 1 JSON document(s) with CORS and an ETag (1 revalidated: 304)",
+    );
   });
 });

@@ -73,10 +73,10 @@ export const protectedResource = defineCheck({
 export const authorizationServer = defineCheck({
   id: "oauth.as",
   requests:
-    "only when OAuth is used (protected-resource metadata names an authorization server, or the OpenAPI description declares an OAuth scheme): the issuer's RFC 8414 metadata at `/.well-known/oauth-authorization-server` with the issuer's path inserted after it, then, when that is missing, OpenID Connect discovery at `<issuer>/.well-known/openid-configuration`; the `jwks_uri`",
+    "only when OAuth is used (the protected-resource metadata names an authorization server, or the OpenAPI description declares an OAuth scheme), for the issuer (the first of `authorization_servers`, else the site's origin): first RFC 8414 metadata at `<issuer origin>/.well-known/oauth-authorization-server<issuer path>`, then, unless that answered 2xx with a document (not an HTML page), OpenID Connect discovery at `<issuer>/.well-known/openid-configuration`; the `jwks_uri` when one is given",
   passes:
-    "the issuer equals the one it was looked up for (RFC 8414 §3.3), `https` authorization and token endpoints, a `jwks_uri` that answers 2xx; `S256` among the PKCE methods (`warn` without)",
-  title: "OAuth authorization-server metadata (RFC 8414), when auth is used",
+    "metadata with an `issuer` and a `token_endpoint`, its `issuer` equal to the one it was looked up for (RFC 8414 §3.3, a trailing slash aside), `https` authorization and token endpoints, a `jwks_uri` (when given) that answers 2xx; `S256` among `code_challenge_methods_supported` (`warn` without); no metadata at either URL `fail`s",
+  title: "OAuth authorization-server metadata (RFC 8414, then OpenID discovery), when auth is used",
   category: "capabilities",
   severity: "medium",
   maturity: "standard",

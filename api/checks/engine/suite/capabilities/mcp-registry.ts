@@ -49,9 +49,9 @@ export function namespaceFits(domain: string, host: string): boolean {
 export const mcpRegistry = defineCheck({
   id: "mcp.registry",
   title: "The MCP server's registry name belongs to the site's domain",
-  requests: "`GET /.well-known/mcp-registry-auth` (not for an IP address); the server card `mcp.card` found",
+  requests: "`GET /.well-known/mcp-registry-auth`; the server card `mcp.card` found",
   passes:
-    "a registry proof, when served, reads `v=MCPv1; k=ed25519; p=<base64 key>` (or `k=ecdsap384`) with a key of the right size, at the domain itself (the registry follows no redirect); the server card's name is in the site's reverse-DNS namespace (or its parent's, or a subdomain's), or in a GitHub one (`io.github.*`, noted); another domain's namespace `fail`s",
+    "a registry proof, when served, reads `v=MCPv1; k=ed25519; p=<base64 key>` (or `k=ecdsap384`) with a key of the right size, at the domain itself (the registry follows no redirect); the server card's name is in the site's reverse-DNS namespace (or its parent's, or a subdomain's), or in a GitHub one (`io.github.*`, noted); another domain's namespace `fail`s; on an IP address only a served proof is judged (an address has no namespace)",
   category: "capabilities",
   severity: "low",
   maturity: "draft",
@@ -63,16 +63,19 @@ export const mcpRegistry = defineCheck({
   specUrls: [AUTHENTICATION, "https://github.com/modelcontextprotocol/registry/tree/main/docs/reference/server-json"],
   async run(context) {
     const host = context.target.root.hostname.replace(/^\[|\]$/g, "");
-    // Namespaces are domains reversed: an address has none, and the registry proves domains (no request spent).
-    if (isIP(host) !== 0) return notApplicable(`${host} is an IP address, which has no registry namespace to prove`);
+    // Namespaces are domains reversed: an address has none to compare a card's name with. A proof it publishes is
+    // still judged, whatever the host: a malformed key is broken wherever it is served.
+    const address = isIP(host) !== 0;
     const [proof, cards] = await Promise.all([
       fetchDocument(context, pathUrl(context, "/.well-known/mcp-registry-auth"), "text/plain"),
       loadMcpCards(context),
     ]);
     // Only a current card's name is a registry name; a legacy card's is judged (as outdated) by mcp.card alone.
     const card = foundCards(cards).find((found) => found.shape === "v1");
-    const name = card === undefined ? null : cardIdentity(card.card).name;
+    const name = address || card === undefined ? null : cardIdentity(card.card).name;
     const proofAbsent = absence(proof, "MCP registry proof");
+    if (proofAbsent !== null && address)
+      return notApplicable(`${proofAbsent}, and ${host} is an IP address, which has no registry namespace to prove`);
     if (proofAbsent !== null && name === null)
       return notApplicable(`${proofAbsent}, and no current server card names the server (see mcp.card)`);
     const verdict = new Verdict();
@@ -101,8 +104,9 @@ export const mcpRegistry = defineCheck({
         );
     }
     const proofNote = proofAbsent === null ? "a well-formed registry proof" : "no HTTP proof (DNS may prove it)";
-    const named =
-      name === null
+    const named = address
+      ? `${host} is an IP address, so no card name is matched with it`
+      : name === null
         ? "no current card to match"
         : `"${name}" ${name.startsWith("io.github.") ? "is a GitHub namespace" : `fits ${host}`}`;
     return verdict.outcome(`${named}; ${proofNote}`);
