@@ -4,6 +4,7 @@ import { loadApiCatalog } from "../../documents/catalogs.ts";
 import { sampleTargets } from "../../documents/sampling.ts";
 import { loadHome } from "../../documents/site.ts";
 import type { ScanResponse } from "../../fetch/fetcher.ts";
+import { ScanFetchError } from "../../fetch/scan-fetch-error.ts";
 import { isRecord, parseJson } from "../../parse/json.ts";
 import { parseLinkHeader } from "../../parse/link-header.ts";
 import { isJsonMediaType, isSuccess, mediaTypeOf } from "../../parse/media-type.ts";
@@ -12,6 +13,16 @@ import { linksetTargets } from "../../remote/linkset.ts";
 const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 const MAX_SCHEMAS = 3;
 const MAX_INSTANCES = 4;
+
+/** A schema's response, or null when the request budget left it unasked. */
+async function readSchema(context: CheckContext, url: string): Promise<ScanResponse | null> {
+  try {
+    return await context.trail.get(url, { accept: "application/schema+json, application/json;q=0.9" });
+  } catch (error) {
+    if (error instanceof ScanFetchError && error.kind === "request-budget") return null;
+    throw error;
+  }
+}
 
 /** The `$schema` a JSON document names, when it is a URL. */
 function namedSchema(response: ScanResponse): { url: string; instance: Record<string, unknown> } | null {
@@ -58,7 +69,8 @@ export const schemasValid = defineCheck({
   id: "schemas.valid",
   samples: true,
   requests: "`$schema` and `describedby` targets",
-  passes: "JSON Schema 2020-12 that parses, with an absolute `$id` equal to its URL",
+  passes:
+    "JSON Schema 2020-12 that parses, with an absolute `$id` equal to its URL (up to 3 schemas; one the request budget leaves unread is named in a note, not judged)",
   title: "Linked JSON Schemas are 2020-12 with an $id equal to their URL",
   category: "api-hygiene",
   severity: "medium",
@@ -77,9 +89,15 @@ export const schemasValid = defineCheck({
     if (schemas.length === 0) return notApplicable("the site links no JSON Schemas of its own");
     const errors: string[] = [];
     const cautions: string[] = [];
+    const unread: string[] = [];
     for (const { url, instance } of schemas) {
-      const response = await context.trail.get(url, { accept: "application/schema+json, application/json;q=0.9" });
+      const response = await readSchema(context, url);
+      // A schema the budget left unread is a sample not taken: the others are judged, and the message says so.
       const path = new URL(url).pathname;
+      if (response === null) {
+        unread.push(path);
+        continue;
+      }
       const json = isSuccess(response) ? parseJson(response.text) : null;
       if (json === null || !json.ok || !isRecord(json.value)) {
         errors.push(`${path} ${isSuccess(response) ? "is not a JSON object" : `answers ${response.status}`}`);
@@ -103,7 +121,11 @@ export const schemasValid = defineCheck({
       const absent = instance === null ? [] : required.filter((key) => !(key in instance));
       if (absent.length > 0) errors.push(`the document using ${path} lacks required member(s) ${absent.join(", ")}`);
     }
-    return judge({ problems: errors, cautions }, `${schemas.length} schema(s): 2020-12, $id equals the served URL`);
+    const read = schemas.length - unread.length;
+    if (read === 0)
+      throw new ScanFetchError("request-budget", "no linked schema could be read within the scan's request budget", "");
+    const notes = unread.length === 0 ? [] : [`${unread.join(", ")} not read to stay within the request budget`];
+    return judge({ problems: errors, cautions, notes }, `${read} schema(s): 2020-12, $id equals the served URL`);
   },
 });
 
