@@ -3,8 +3,18 @@
 // nginx comes from Debian (`nginx-light`); the bench installs it when it is missing and it may.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { nginxConfig, quoted } from "../../src/lib/nginx-conf.ts";
+import { NGINX_OWN_HEADERS, nginxConfig, quoted } from "../../src/lib/nginx-conf.ts";
 import { type Started, startCommand } from "./lib/processes.ts";
+
+/**
+ * The headers of an answer that nginx does not write itself: what the baseline adds, so that it sends the same head
+ * as the server it is compared with (nginx's own Date, ETag and Content-Length stand for that server's).
+ */
+export function headersToAdd(headers: Iterable<readonly [string, string | string[] | undefined]>): [string, string][] {
+  return [...headers].filter(
+    (entry): entry is [string, string] => typeof entry[1] === "string" && !NGINX_OWN_HEADERS.has(entry[0]),
+  );
+}
 
 /**
  * nginx on `port`, answering `urlPath` with the file `body` as `contentType`, with `headers` added

@@ -9,7 +9,6 @@ import { randomBytes } from "node:crypto";
 // correctness and the cost per request, not more throughput.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { NGINX_OWN_HEADERS } from "../../src/lib/nginx-conf.ts";
 import { freePort } from "../lib/free-port.ts";
 import { startSqld } from "../lib/sqld.ts";
 import { apiBodyLimits, nginxBinary, startStaticFront } from "../lib/static-front.ts";
@@ -18,7 +17,7 @@ import { compareWithBaseline, runLoad } from "./lib/load.ts";
 import type { LoadResult } from "./lib/load-shapes.ts";
 import { type Started, startProcess } from "./lib/processes.ts";
 import { type BenchRow, type BenchSection, fmt } from "./lib/report.ts";
-import { startNginx } from "./nginx-baseline.ts";
+import { headersToAdd, startNginx } from "./nginx-baseline.ts";
 import { countRoundTrips } from "./round-trips.ts";
 
 const PRIVACY = "privacy-2026-11-01";
@@ -195,7 +194,7 @@ export async function benchScaleOut(distDir: string, siteUrl: string, port: numb
 async function addedHeaders(url: string): Promise<[string, string][]> {
   const response = await fetch(url, { headers: { "accept-encoding": "identity" } });
   await response.arrayBuffer();
-  return [...response.headers].filter(([name]) => !NGINX_OWN_HEADERS.has(name));
+  return headersToAdd(response.headers);
 }
 
 /**

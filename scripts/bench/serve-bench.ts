@@ -1,13 +1,13 @@
 // Serving static documents through the embedded server, side by side with a bare node:http server
 // returning the same bytes from memory (target ≥ 85 % of its requests per second) and, for static
-// JSON, with nginx serving the same file (target ≥ 60 %). wrk at 32 connections.
+// JSON, with nginx serving the same file with the same head (target ≥ 60 %). wrk at 32 connections.
 import { join } from "node:path";
 import { nginxBinary } from "../lib/static-front.ts";
 import { compareWithBaseline } from "./lib/load.ts";
 import { startProcess } from "./lib/processes.ts";
 import { type BenchSection, fmt } from "./lib/report.ts";
 import { rawGet, startSameBytesServer } from "./lib/same-bytes.ts";
-import { startNginx } from "./nginx-baseline.ts";
+import { headersToAdd, startNginx } from "./nginx-baseline.ts";
 
 const OF_BARE = 0.85;
 /**
@@ -76,6 +76,8 @@ export async function benchServing(distDir: string, siteUrl: string, port: numbe
         urlPath: path,
         body: `${base}.body`,
         contentType: sample.headers["content-type"] ?? "application/octet-stream",
+        // The same head as the two node servers send: their security, CORS and cache headers.
+        headers: headersToAdd(Object.entries(sample.headers)),
       });
       try {
         const result = await compareWithBaseline(
@@ -83,7 +85,7 @@ export async function benchServing(distDir: string, siteUrl: string, port: numbe
           { url: `${nginxServer.url}${path}`, headers: requestHeaders },
         );
         rows.push({
-          metric: `GET ${path} vs nginx (1 worker, same file)`,
+          metric: `GET ${path} vs nginx (1 worker, same file and head)`,
           value: `${fmt.rps(result.target.requestsPerSecond)} = ${fmt.pct(result.ratio)} (p99 ${fmt.ms(result.target.p99Ms)})`,
           baseline: fmt.rps(result.baseline.requestsPerSecond),
           target: `≥ ${fmt.pct(OF_NGINX)} of nginx`,

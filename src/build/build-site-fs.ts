@@ -1,3 +1,4 @@
+import "./native-allocator.ts";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { build as astroBuild } from "astro";
