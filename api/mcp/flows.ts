@@ -13,7 +13,7 @@ export const FLOW_PROMPTS: readonly FlowPrompt[] = [
     name: "check_domain_readiness",
     title: "Check a domain's agent readiness",
     description:
-      "Runs a readiness check on a domain, then reads and unlocks the full report with a credit code or a payment.",
+      "Runs a readiness check on a domain, reads and unlocks the full report with a credit code or a payment, and can watch the site.",
     needs: ["runCheck"],
     arguments: z.strictObject({
       domain: z.string().min(1).max(2048).describe("The hostname or URL to check, e.g. example.com"),
@@ -28,6 +28,7 @@ export const FLOW_PROMPTS: readonly FlowPrompt[] = [
             ? `Unlock it with the credit code "${credit_code}": ${step("redeemCredit")}, at the report's \`id\`.`
             : `To unlock it with a credit code: ${step("redeemCredit")}, at the report's \`id\`. To pay instead: ${step("checkoutCheck")}, and give the returned \`url\` to the person who pays; the report unlocks when the payment completes.`,
           `${step("getCheck")} with the \`id\` to read the report, in full once unlocked.`,
+          `To watch the site over time, follow the report's \`watch\`: ${step("createAgentMonitor")}, with \`watch.tool.arguments\` (a token of the scope monitors:write); when \`watch.available\` is false, its \`reason\` says why not.`,
         ]),
       ].join("\n"),
   }),

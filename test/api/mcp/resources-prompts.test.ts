@@ -172,6 +172,10 @@ describe("MCP prompts", () => {
     expect(run).toBeGreaterThanOrEqual(0);
     expect(redeem).toBeGreaterThan(run);
     expect(read).toBeGreaterThan(redeem);
+    // Then watching the site (issue 31): the report's own offer, through the tool that creates a monitor.
+    const watch = text?.indexOf("follow the report's `watch`: call the tool `create_monitor` (`domain`") ?? -1;
+    expect(watch).toBeGreaterThan(read);
+    expect(text).toContain("with `watch.tool.arguments` (a token of the scope monitors:write)");
   });
 
   it("rejects a prompt request that lacks a required argument or breaks its type, naming the argument", async () => {

@@ -1,6 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineCheckerSettings } from "../../../api/checks/engine/settings.ts";
+import { watchOffer } from "../../../api/checks/watch.ts";
+import { monitorOrigin } from "../../../api/monitors/target.ts";
 import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
 import type { CheckReport, WatchOffer } from "../../../src/schemas/responses/checks.ts";
 import type { AgentMonitor } from "../../../src/schemas/responses/monitors.ts";
@@ -119,6 +122,27 @@ describe("a report's watch offer", () => {
       available: false,
       reason: "Monitors watch public sites only: 10.1.2.3 is a private address (RFC 1918).",
     });
+  });
+});
+
+describe("the offer for a public site", () => {
+  const deps = {
+    settings: defineCheckerSettings(),
+    siteUrl: "https://agentready.test",
+    docsUrl: "https://agentready.test",
+  };
+  const profile = { inferred: ["content" as const], applied: ["content" as const], overridden: false, reasons: {} };
+
+  it.each([
+    ["http://Shop.example.", "shop.example"],
+    ["https://shop.example:443", "shop.example"],
+    ["https://93.184.215.14", "93.184.215.14"],
+  ])("for a report of %s is the host a monitor watches over https, %s", (origin, host) => {
+    const offer = watchOffer(deps, { target: { input: origin, origin }, profile }, true);
+    if (!offer.available) throw new Error(offer.reason);
+    expect(offer.request.body).toEqual({ domain: host });
+    expect(offer.form).toBe(`https://agentready.test/monitors?domain=${host}`);
+    expect(monitorOrigin({ origin, allowListed: false })).toBe(`https://${host}`);
   });
 });
 
