@@ -121,8 +121,6 @@ describe("OAuth tokens on the real server, hot routes and all", () => {
     // tokens from memory on node:http (api/fast-path): an owner with an audience never takes that path.
     expect((await mcpCall(`${server.url}/mcp/agent`, forMcp)).status).toBe(200);
     for (let attempt = 0; attempt < 3; attempt++) expect((await me(forMcp)).status).toBe(401);
-    const first = await me(forApi);
-    console.log("ME", first.status, await first.text());
     for (let attempt = 0; attempt < 3; attempt++) expect((await me(forApi)).status).toBe(200);
   });
 });
