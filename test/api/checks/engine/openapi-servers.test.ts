@@ -108,6 +108,7 @@ describe("wk.consistency compares what the base URLs mean, not their strings", (
   let nested: ReadinessResult;
   let schemeOnly: ReadinessResult;
   let elsewhere: ReadinessResult;
+  let both: ReadinessResult;
   beforeAll(async () => {
     const spec = (servers: unknown[] | undefined) => (origin: string) =>
       json({
@@ -118,7 +119,7 @@ describe("wk.consistency compares what the base URLs mean, not their strings", (
           : { servers: servers.map((url) => ({ url: String(url).replace("{origin}", origin) })) }),
         paths: { "/api/v3/store/inventory": { get: { responses: { "200": ok } } } },
       });
-    [nested, schemeOnly, elsewhere] = await Promise.all([
+    [nested, schemeOnly, elsewhere, both] = await Promise.all([
       scan({
         "/.well-known/api-catalog": catalog((origin) => `${origin}/api/v3/store`),
         "/openapi.json": spec(["{origin}"]),
@@ -130,6 +131,10 @@ describe("wk.consistency compares what the base URLs mean, not their strings", (
       scan({
         "/.well-known/api-catalog": catalog((origin) => `${origin}/api/v3/store`),
         "/openapi.json": spec(["{origin}/other"]),
+      }),
+      scan({
+        "/.well-known/api-catalog": catalog((origin) => `${origin.replace("http:", "https:")}/api/v3/store`),
+        "/openapi.json": spec(["{origin}", "{origin}/other"]),
       }),
     ]);
   }, 60_000);
@@ -149,6 +154,13 @@ describe("wk.consistency compares what the base URLs mean, not their strings", (
     expect(statusOf(elsewhere, "wk.consistency")).toBe("fail");
     expect(messageOf(elsewhere, "wk.consistency")).toMatch(
       /OpenAPI server http:\/\/127\.0\.0\.1:\d+\/other is not an API/,
+    );
+  });
+
+  it("names the scheme that differs beside a server that fails, rather than hiding it", () => {
+    expect(statusOf(both, "wk.consistency")).toBe("fail");
+    expect(messageOf(both, "wk.consistency")).toMatch(
+      /\/other is not an API the api-catalog lists; also: OpenAPI server http:\/\/127\.0\.0\.1:\d+ differs only in scheme/,
     );
   });
 });

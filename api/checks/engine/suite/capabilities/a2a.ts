@@ -138,8 +138,12 @@ export const a2aCard = defineCheck({
     if (!document.json.ok) return fail(`the agent card is not JSON: ${document.json.error}`);
     const card = document.json.value;
     const secrets = secretMembers(card);
-    if (secrets.length > 0) return fail(`the public card carries credentials: ${secrets.join(", ")}`);
     const verdict = new Verdict();
+    if (secrets.length > 0)
+      verdict.must(
+        "A2A agent discovery (no secrets in a public card)",
+        `the public card carries credentials: ${secrets.join(", ")}`,
+      );
     if (!isJsonMediaType(mediaTypeOf(document.response)))
       verdict.should("A2A agent discovery", `served as ${mediaTypeOf(document.response) || "no Content-Type"}`);
     const signed = isRecord(card) && "signatures" in card ? await judgeSignatures(context, card, verdict) : "";

@@ -1,12 +1,4 @@
-import {
-  type CheckContext,
-  defineCheck,
-  fail,
-  isSecureOrLocal,
-  judge,
-  notApplicable,
-  pass,
-} from "../../check-types.ts";
+import { type CheckContext, defineCheck, fail, isSecureOrLocal, judge, notApplicable } from "../../check-types.ts";
 import { loadAuthorizationServerMetadata, loadProtectedResourceMetadata } from "../../documents/agent-docs.ts";
 import { absence, describeState } from "../../documents/document.ts";
 import { findOpenApi } from "../../documents/openapi.ts";
@@ -56,13 +48,15 @@ export const protectedResource = defineCheck({
     }
     if (document.state !== "found") return fail(describeState(document, "the protected-resource metadata"));
     if (metadata === null) return fail(`the protected-resource metadata is invalid: ${issues ?? "not JSON"}`);
-    if (!URL.canParse(metadata.resource) || new URL(metadata.resource).origin !== context.target.origin) {
-      return fail(`resource "${metadata.resource}" is not a URL on ${context.target.origin}`);
-    }
+    const problems: string[] = [];
+    if (!URL.canParse(metadata.resource) || new URL(metadata.resource).origin !== context.target.origin)
+      problems.push(`resource "${metadata.resource}" is not a URL on ${context.target.origin}`);
     const servers = metadata.authorization_servers ?? [];
     const insecure = servers.filter((server) => !URL.canParse(server) || !isSecureOrLocal(context, new URL(server)));
-    if (insecure.length > 0) return fail(`authorization server(s) are not absolute https URLs: ${insecure.join(", ")}`);
-    return pass(
+    if (insecure.length > 0)
+      problems.push(`authorization server(s) are not absolute https URLs: ${insecure.join(", ")}`);
+    return judge(
+      { problems },
       servers.length === 0
         ? "metadata says no authorization server is needed"
         : `resource ${metadata.resource}, ${servers.length} authorization server(s)`,

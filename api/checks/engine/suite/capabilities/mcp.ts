@@ -4,7 +4,6 @@ import {
   fail,
   isSecureOrLocal,
   judge,
-  listProblems,
   notApplicable,
   pass,
 } from "../../check-types.ts";
@@ -71,7 +70,13 @@ export const mcpCard = defineCheck({
     );
     if (best === undefined) {
       if (broken.length > 0)
-        return fail(listProblems(broken.map((card) => describeState(card.document, new URL(card.url).pathname))));
+        return judge(
+          {
+            problems: broken.map((card) => describeState(card.document, new URL(card.url).pathname)),
+            cautions: unreachable.map(({ url, error }) => `${new URL(url).pathname} did not answer: ${error.message}`),
+          },
+          "",
+        );
       const failure = unreachable[0];
       if (failure !== undefined) throw failure.error;
       return fail(`no MCP server card at ${cards.map((card) => new URL(card.url).pathname).join(", ")}`);

@@ -1,4 +1,4 @@
-import { type CheckContext, defineCheck, fail, listProblems, notApplicable, pass, warn } from "../../check-types.ts";
+import { type CheckContext, defineCheck, judge, notApplicable } from "../../check-types.ts";
 import { loadSkillsIndex } from "../../documents/agent-docs.ts";
 import { catalogEntries, loadAiCatalogs, loadApiCatalog } from "../../documents/catalogs.ts";
 import { targetAnswers } from "../../documents/document.ts";
@@ -174,14 +174,15 @@ export const wellKnownConsistency = defineCheck({
         ),
       ...deadFailures(sample).map((dead) => `an advertised URL does not answer: ${dead}`),
     ];
-    if (errors.length > 0) return fail(listProblems(errors));
-    const blocker = sampleBlocker(sample);
+    // A sample the scan could not take leaves no verdict, unless what it did see already fails.
+    const blocker = errors.length === 0 ? sampleBlocker(sample) : null;
     if (blocker !== null) throw blocker;
     const cautions = [...baseUrls.cautions, ...(await nameCautions(context))];
-    if (cautions.length > 0) return warn(listProblems(cautions));
     const capped =
       advertised.length > sample.answered.length ? ` (checked ${sample.answered.length} of ${advertised.length})` : "";
-    return pass(
+    // A failure does not hide the cautions beside it (a scheme that differs, names that differ).
+    return judge(
+      { problems: errors, cautions },
       `${documents.length} documents agree on names, versions and base URLs; advertised URLs resolve${capped}`,
     );
   },

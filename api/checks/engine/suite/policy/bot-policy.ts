@@ -1,5 +1,5 @@
 import { quoteSiteText } from "../../../../../src/lib/site-text.ts";
-import { defineCheck, fail, listProblems, pass, warn } from "../../check-types.ts";
+import { defineCheck, fail, judge, listProblems, warn } from "../../check-types.ts";
 import { describeState } from "../../documents/document.ts";
 import { loadRobots } from "../../documents/site.ts";
 import { isAllowed, namesAgent, type Robots } from "../../parse/robots.ts";
@@ -66,16 +66,16 @@ export const aiBotPolicy = defineCheck({
           `${path.startsWith("/.well-known") ? "/.well-known/" : path} is disallowed for ${blocked.join(", ")}`,
         );
     }
-    if (contradictions.length > 0) return fail(listProblems(contradictions));
     const named = Object.values(AI_AGENTS)
       .flat()
       .filter((agent) => namesAgent(robots, agent));
     const wildcard = robots.groups.some((group) => group.agents.includes("*"));
-    if (named.length === 0 && !wildcard)
-      return warn(`no wildcard group and no AI bot named; allowed at /: ${matrix.join(", ")}`);
-    return pass(
-      `${named.length > 0 ? `${named.length} AI bot(s) named` : "wildcard policy"}; allowed at /: ${matrix.join(", ")}`,
+    const unstated = named.length === 0 && !wildcard ? ["no wildcard group and no AI bot named"] : [];
+    const outcome = judge(
+      { problems: contradictions, cautions: unstated },
+      `${named.length > 0 ? `${named.length} AI bot(s) named` : "wildcard policy"}`,
     );
+    return { ...outcome, message: `${outcome.message}; allowed at /: ${matrix.join(", ")}` };
   },
 });
 
@@ -110,13 +110,18 @@ export const contentSignals = defineCheck({
         else keys.add(key);
       }
     }
-    if (invalid.length > 0) return fail(`invalid Content-Signal entries: ${listProblems(invalid)}`);
-    if (grouped.length === 0) return warn("Content-Signal appears only outside a User-agent group");
-    if (keys.size < SIGNAL_KEYS.size)
-      return warn(
-        `Content-Signal sets only ${[...keys].join(", ")}; missing ${[...SIGNAL_KEYS].filter((key) => !keys.has(key)).join(", ")}`,
-      );
-    return pass(`Content-Signal sets search, ai-input and ai-train (${quoteSiteText(all[0] ?? "")})`);
+    const cautions = [
+      ...(grouped.length === 0 ? ["Content-Signal appears only outside a User-agent group"] : []),
+      ...(keys.size < SIGNAL_KEYS.size
+        ? [
+            `Content-Signal sets ${keys.size === 0 ? "no valid key" : `only ${[...keys].join(", ")}`}; missing ${[...SIGNAL_KEYS].filter((key) => !keys.has(key)).join(", ")}`,
+          ]
+        : []),
+    ];
+    return judge(
+      { problems: invalid.length > 0 ? [`invalid Content-Signal entries: ${listProblems(invalid)}`] : [], cautions },
+      `Content-Signal sets search, ai-input and ai-train (${quoteSiteText(all[0] ?? "")})`,
+    );
   },
 });
 
