@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentReadySite } from "../fixtures/sites/agent-ready.ts";
 import type { FixtureSite } from "../fixtures/sites/serve.ts";
 import { issueStaffToken } from "../helpers/admin-cli.ts";
+import { connectMcp } from "../helpers/mcp-client.ts";
 import { type RunningServer, startServer } from "../helpers/server-process.ts";
 
 let dir: string;
@@ -15,11 +15,7 @@ let fixture: FixtureSite;
 let token: string;
 let databaseUrl: string;
 
-async function connect(headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: "e2e-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
-  return client;
-}
+const connect = (headers: Record<string, string> = {}): Promise<Client> => connectMcp(`${server.url}/mcp`, headers);
 
 const getJson = async (path: string): Promise<Record<string, unknown>> => {
   const response = await fetch(`${server.url}${path}`);

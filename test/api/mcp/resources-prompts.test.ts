@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { toNodeHandler } from "h3/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { connectMcp } from "../../helpers/mcp-client.ts";
 import { createStoreApp } from "../../helpers/store.ts";
 
 interface Running {
@@ -32,11 +32,7 @@ async function stop(running: Running | undefined): Promise<void> {
   await running.t.close();
 }
 
-async function connect(base: string): Promise<Client> {
-  const client = new Client({ name: "resources-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-  return client;
-}
+const connect = (base: string): Promise<Client> => connectMcp(`${base}/mcp`);
 
 let running: Running;
 let client: Client;

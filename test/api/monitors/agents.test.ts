@@ -1,8 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentMonitor, MonitorView } from "../../../src/schemas/responses/monitors.ts";
 import { bearer, expectProblem } from "../../helpers/agents.ts";
+import { connectMcp } from "../../helpers/mcp-client.ts";
 import { type ChangingSite, type MonitorBed, startChangingSite, startMonitorBed } from "../../helpers/monitors.ts";
 import { validateAgainstPublishedSchema } from "../../helpers/site.ts";
 
@@ -77,12 +77,7 @@ describe("an agent's own monitors", () => {
 describe("the MCP tools, through the official client", () => {
   let client: Client;
   beforeAll(async () => {
-    client = new Client({ name: "monitor-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${bed.base}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${other}` } },
-      }),
-    );
+    client = await connectMcp(`${bed.base}/mcp`, { authorization: `Bearer ${other}` });
   });
   afterAll(() => client?.close());
 
@@ -120,12 +115,7 @@ describe("the MCP tools, through the official client", () => {
     const foreign = await client.callTool({ name: "read_monitor", arguments: { id: list.data[0]?.id ?? "" } });
     expect(foreign.isError).toBe(true);
     expect(JSON.parse((foreign.content as { text: string }[])[0]?.text ?? "{}")).toMatchObject({ code: "not-found" });
-    const unscoped = new Client({ name: "monitor-test", version: "1.0.0" });
-    await unscoped.connect(
-      new StreamableHTTPClientTransport(new URL(`${bed.base}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${plain}` } },
-      }),
-    );
+    const unscoped = await connectMcp(`${bed.base}/mcp`, { authorization: `Bearer ${plain}` });
     const refused = await unscoped.callTool({ name: "create_monitor", arguments: { domain: site.origin } });
     expect(JSON.parse((refused.content as { text: string }[])[0]?.text ?? "{}")).toMatchObject({
       code: "insufficient-scope",

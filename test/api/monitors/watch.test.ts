@@ -1,5 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineCheckerSettings } from "../../../api/checks/engine/settings.ts";
 import { watchOffer } from "../../../api/checks/watch.ts";
@@ -8,6 +7,7 @@ import { setSwitch } from "../../../api/platform/state/switches-sql.ts";
 import type { CheckReport, WatchOffer } from "../../../src/schemas/responses/checks.ts";
 import type { AgentMonitor } from "../../../src/schemas/responses/monitors.ts";
 import { bearer } from "../../helpers/agents.ts";
+import { connectMcp } from "../../helpers/mcp-client.ts";
 import { type ChangingSite, type MonitorBed, startChangingSite, startMonitorBed } from "../../helpers/monitors.ts";
 import { copyReport } from "../../helpers/reports.ts";
 import { validateAgainstPublishedSchema } from "../../helpers/site.ts";
@@ -149,12 +149,7 @@ describe("the offer for a public site", () => {
 describe("the MCP check tool, through the official client", () => {
   let client: Client;
   beforeAll(async () => {
-    client = new Client({ name: "watch-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${bed.base}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
+    client = await connectMcp(`${bed.base}/mcp`, { authorization: `Bearer ${token}` });
   });
   afterAll(() => client?.close());
 
