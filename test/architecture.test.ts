@@ -57,6 +57,7 @@ const FEATURES = ["agents", "waitlists", "store", "checks", "monitors", "payment
 /**
  * Payments and mail serve the other features: these files are what they offer (the gateway, the
  * provider's parsed objects and failures, the webhook handler type; composing and queuing mail).
+ * Monitors offer the one origin a monitor watches, which a report's "watch this site" names.
  * Anything else in a feature folder is its own business.
  */
 const PUBLIC = [
@@ -67,6 +68,7 @@ const PUBLIC = [
   "api/mail/compose.ts",
   "api/mail/outbox.ts",
   "api/mail/outbox-sql.ts",
+  "api/monitors/target.ts",
 ];
 
 const isLower = (file: string) => LOWER.some((prefix) => file === prefix || file.startsWith(prefix));

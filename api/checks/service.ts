@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { absolute } from "../../src/lib/urls.ts";
 import { ProfileSchema, type ReadinessResult } from "../../src/schemas/report.ts";
 import { type CheckInput, CREDIT_CODE_SHAPE } from "../../src/schemas/requests/checks.ts";
-import type { CheckReport } from "../../src/schemas/responses/checks.ts";
+import type { CheckReport, WatchOffer } from "../../src/schemas/responses/checks.ts";
 import type { PricingFile } from "../../src/schemas/service.ts";
 import type { Sql } from "../db/sql.ts";
 import type { LookupKeys } from "../platform/credentials/lookup-keys.ts";
@@ -143,17 +143,26 @@ export class ChecksService {
       ...stored.summary,
       ...(locked ? {} : { details: stored.details ?? [] }),
       unlock: locked ? await this.#offers(stored.id) : null,
-      watch: watchOffer(this.deps, stored.summary, await this.deps.monitorsOpen()),
+      watch: await this.#watch(stored),
     };
   }
 
   /** For agents: the fix list with prompts once unlocked; the summary and how to unlock before. */
   async markdown(stored: StoredReport): Promise<string> {
-    const watch = watchMarkdown(watchOffer(this.deps, stored.summary, await this.deps.monitorsOpen()));
-    if (stored.unlocked_at !== null)
-      return `${renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] })}\n${watch}`;
-    const offers = await this.#offers(stored.id);
-    return `${renderLockedMarkdown(stored.summary, offers, absolute(this.deps.docsUrl, reportPath(stored.id)))}\n${watch}`;
+    const report =
+      stored.unlocked_at !== null
+        ? renderMarkdownReport({ ...stored.summary, details: stored.details ?? [] })
+        : renderLockedMarkdown(
+            stored.summary,
+            await this.#offers(stored.id),
+            absolute(this.deps.docsUrl, reportPath(stored.id)),
+          );
+    return `${report}\n${watchMarkdown(await this.#watch(stored))}`;
+  }
+
+  /** How to watch the report's site, as monitors would take it right now. */
+  async #watch(stored: StoredReport): Promise<WatchOffer> {
+    return watchOffer(this.deps, stored.summary, await this.deps.monitorsOpen());
   }
 
   /** The report as a SARIF 2.1.0 log: in full once unlocked; before, only what the free summary shows. */

@@ -4,6 +4,7 @@ import { absolute } from "../../src/lib/urls.ts";
 import type { ReadinessSummary } from "../../src/schemas/report.ts";
 import type { AgentMonitorInput } from "../../src/schemas/requests/monitors.ts";
 import type { WatchOffer } from "../../src/schemas/responses/checks.ts";
+import { monitorOrigin } from "../monitors/target.ts";
 import { describeNonPublicAddress, describeReservedName } from "./engine/fetch/address-guard.ts";
 import { type CheckerSettings, isAllowListed } from "./engine/settings.ts";
 
@@ -33,13 +34,14 @@ function refusal(url: URL, settings: CheckerSettings): string | null {
  * it is allow-listed (local work keeps its scheme and port); the profile too when the check was run with one chosen.
  */
 function monitorBody(url: URL, report: Pick<ReadinessSummary, "profile">, allowListed: boolean): AgentMonitorInput {
-  const domain = allowListed ? url.origin : url.hostname.replace(/\.$/, "");
+  const watched = monitorOrigin({ origin: url.origin, allowListed });
+  const domain = allowListed ? watched : new URL(watched).hostname;
   const { applied, overridden } = report.profile;
   return overridden && applied.length > 0 ? { domain, profile: applied } : { domain };
 }
 
 /**
- * How to watch the report's site (issue 31): the form for people, the API request and the MCP tool for agents, all
+ * How to watch the report's site: the form for people, the API request and the MCP tool for agents, all
  * with one body; or why not. `monitorsOpen` is whether creating a monitor works now (the checks switch, the database).
  */
 export function watchOffer(

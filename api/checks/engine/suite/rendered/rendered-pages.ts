@@ -75,19 +75,20 @@ export function isPage(value: RenderedPage | CheckOutcome): value is RenderedPag
   return "role" in value;
 }
 
+/** The rendered site and its homepage, ready to judge. */
+export interface RenderedHome {
+  site: RenderedSite;
+  home: RenderedPage;
+}
+
 /** The rendered site and its homepage, or why a check of it cannot judge (not rendered, the homepage unusable). */
-export async function renderedHome(
-  context: CheckContext,
-): Promise<{ site: RenderedSite; home: RenderedPage } | CheckOutcome> {
+export async function renderedHome(context: CheckContext): Promise<RenderedHome | CheckOutcome> {
   const site = await renderedSite(context);
   if (!isRenderedSite(site)) return site;
   const home = usablePage(site, "home", "the homepage");
   return isPage(home) ? { site, home } : home;
 }
 
-export function hasHome(value: { site: RenderedSite; home: RenderedPage } | CheckOutcome): value is {
-  site: RenderedSite;
-  home: RenderedPage;
-} {
+export function hasHome(value: RenderedHome | CheckOutcome): value is RenderedHome {
   return "home" in value;
 }
