@@ -34,18 +34,19 @@ function firstExample(spec: unknown, examples: unknown): unknown {
  * `enum`, `default` and `x-example` on the parameter itself).
  */
 function sampleValue(spec: unknown, parameter: Record<string, unknown>): Scalar | null {
-  const schema = dereferenced(spec, parameter.schema);
-  const sources = [parameter, ...(isRecord(schema) ? [schema] : [])];
+  const dereferencedSchema = dereferenced(spec, parameter.schema);
+  const schema = isRecord(dereferencedSchema) ? dereferencedSchema : {};
+  const firstOf = (values: unknown): unknown => (Array.isArray(values) ? values[0] : undefined);
   const candidates = [
     parameter.example,
     firstExample(spec, parameter.examples),
     parameter["x-example"],
-    ...sources.flatMap((source) => [
-      source === parameter ? undefined : source.example,
-      source === parameter ? undefined : firstExample(spec, source.examples),
-      Array.isArray(source.enum) ? source.enum[0] : undefined,
-      source.default,
-    ]),
+    firstOf(parameter.enum),
+    parameter.default,
+    schema.example,
+    firstExample(spec, schema.examples),
+    firstOf(schema.enum),
+    schema.default,
   ];
   return candidates.find(isScalar) ?? null;
 }
