@@ -1,17 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CAUTIONS_LABEL, judge, NOTES_LABEL } from "../../../../api/checks/engine/check-types.ts";
-
-/** mulberry32: a small seeded generator, so every run draws the same cases and a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = "problem" | "caution" | "note";
 const KINDS: readonly Kind[] = ["problem", "caution", "note"];
@@ -43,38 +32,38 @@ function tally(message: string): Record<Kind, { named: string[]; counted: number
 
 describe("judge(), over random findings", () => {
   it("takes the worst status present, names or counts every problem and caution, and keeps cautions beside problems", () => {
-    const random = seeded(31);
-    for (let run = 0; run < 2000; run++) {
-      const count = (): number => (random() < 0.3 ? 0 : Math.floor(random() * 8));
-      const found: Record<Kind, string[]> = {
-        problem: Array.from({ length: count() }, (_, index) => `problem ${run}.${index}`),
-        caution: Array.from({ length: count() }, (_, index) => `caution ${run}.${index}`),
-        note: Array.from({ length: count() }, (_, index) => `note ${run}.${index}`),
-      };
-      const outcome = judge({ problems: found.problem, cautions: found.caution, notes: found.note }, PASSED);
-      const context = `run ${run}: ${JSON.stringify(outcome)}`;
+    // Each kind: none, or up to 8 findings, each named after its kind and place so the tally can find it.
+    const findings = (kind: Kind) =>
+      fc.nat(8).map((length) => Array.from({ length }, (_, index) => `${kind} ${index}`));
+    fc.assert(
+      fc.property(findings("problem"), findings("caution"), findings("note"), (problem, caution, note) => {
+        const found: Record<Kind, string[]> = { problem, caution, note };
+        const outcome = judge({ problems: found.problem, cautions: found.caution, notes: found.note }, PASSED);
+        const context = JSON.stringify(outcome);
 
-      const worst = found.problem.length > 0 ? "fail" : found.caution.length > 0 ? "warn" : "pass";
-      expect(outcome.status, context).toBe(worst);
+        const worst = found.problem.length > 0 ? "fail" : found.caution.length > 0 ? "warn" : "pass";
+        expect(outcome.status, context).toBe(worst);
 
-      const seen = tally(outcome.message);
-      for (const kind of KINDS) {
-        // What is named is the findings themselves, in order, and the count makes up the rest exactly.
-        expect(seen[kind].named, context).toEqual(found[kind].slice(0, seen[kind].named.length));
-        expect(seen[kind].named.length + seen[kind].counted, context).toBe(found[kind].length);
-      }
+        const seen = tally(outcome.message);
+        for (const kind of KINDS) {
+          // What is named is the findings themselves, in order, and the count makes up the rest exactly.
+          expect(seen[kind].named, context).toEqual(found[kind].slice(0, seen[kind].named.length));
+          expect(seen[kind].named.length + seen[kind].counted, context).toBe(found[kind].length);
+        }
 
-      // A fail never hides its cautions: they follow the problems, labelled, before any note.
-      if (found.problem.length > 0 && found.caution.length > 0) {
-        const cautions = outcome.message.indexOf(`${CAUTIONS_LABEL}caution `);
-        expect(cautions, context).toBeGreaterThan(outcome.message.indexOf("problem "));
-        const notes = outcome.message.indexOf(NOTES_LABEL);
-        if (notes !== -1) expect(cautions, context).toBeLessThan(notes);
-      }
-      // Notes never lower the verdict, and the passing phrase is said only when nothing is wrong.
-      expect(outcome.message.includes(PASSED), context).toBe(worst === "pass");
-      if (worst === "pass" && found.note.length > 0)
-        expect(outcome.message.startsWith(`${PASSED}; ${NOTES_LABEL}`)).toBe(true);
-    }
+        // A fail never hides its cautions: they follow the problems, labelled, before any note.
+        if (found.problem.length > 0 && found.caution.length > 0) {
+          const cautions = outcome.message.indexOf(`${CAUTIONS_LABEL}caution `);
+          expect(cautions, context).toBeGreaterThan(outcome.message.indexOf("problem "));
+          const notes = outcome.message.indexOf(NOTES_LABEL);
+          if (notes !== -1) expect(cautions, context).toBeLessThan(notes);
+        }
+        // Notes never lower the verdict, and the passing phrase is said only when nothing is wrong.
+        expect(outcome.message.includes(PASSED), context).toBe(worst === "pass");
+        if (worst === "pass" && found.note.length > 0)
+          expect(outcome.message.startsWith(`${PASSED}; ${NOTES_LABEL}`)).toBe(true);
+      }),
+      { numRuns: 2000, seed: 31 },
+    );
   });
 });
