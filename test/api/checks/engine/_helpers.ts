@@ -3,6 +3,7 @@ import { type RunReadinessCheckOptions, runReadinessCheck } from "../../../../ap
 import { type CheckerLimits, defineCheckerSettings } from "../../../../api/checks/engine/settings.ts";
 import type { CheckStatus, ReadinessResult } from "../../../../src/schemas/report.ts";
 import type { FixtureSite } from "../../../fixtures/sites/serve.ts";
+import { type StaticDocument, startStaticSite } from "../../../fixtures/sites/static-site.ts";
 
 /** No test may touch the internet: any name lookup is a bug in the test. */
 export async function noDns(hostname: string): Promise<readonly ResolvedAddress[]> {
@@ -18,6 +19,19 @@ export function checkSite(
   options: Partial<RunReadinessCheckOptions> = {},
 ): Promise<ReadinessResult> {
   return runReadinessCheck({ target: site.origin, settings: settingsFor(site), lookup: noDns, ...options });
+}
+
+/** Serves exactly these documents, checks the site once and closes it (its origin is the result's `target.origin`). */
+export async function checkStaticSite(
+  documents: Readonly<Record<string, StaticDocument>>,
+  options: Partial<RunReadinessCheckOptions> = {},
+): Promise<ReadinessResult> {
+  const site = await startStaticSite(documents);
+  try {
+    return await checkSite(site, options);
+  } finally {
+    await site.close();
+  }
 }
 
 export function statusOf(result: ReadinessResult, id: string): CheckStatus {

@@ -1,13 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { FixtureSite } from "../../../fixtures/sites/serve.ts";
-import { json, page, startStaticSite } from "../../../fixtures/sites/static-site.ts";
-import { checkSite, messageOf, statusOf } from "./_helpers.ts";
-
-let site: FixtureSite | undefined;
-afterEach(async () => {
-  await site?.close();
-  site = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { json, page } from "../../../fixtures/sites/static-site.ts";
+import { checkStaticSite, messageOf, statusOf } from "./_helpers.ts";
 
 /** The weather example of the v1 server-card schema (static.modelcontextprotocol.io/schemas/v1), remote on the site. */
 const card = (origin: string) => ({
@@ -20,14 +13,16 @@ const card = (origin: string) => ({
 
 describe("mcp.card's message", () => {
   it("claims only the delivery that holds: a card without an ETag is not said to have ETag/304", async () => {
-    site = await startStaticSite({
-      "/": page("<h1>Weather Service</h1>"),
-      "/.well-known/mcp/server-card.json": (origin) => ({
-        ...json(card(origin)),
-        headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=3600" },
-      }),
-    });
-    const result = await checkSite(site, { profile: ["agent"] });
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Weather Service</h1>"),
+        "/.well-known/mcp/server-card.json": (origin) => ({
+          ...json(card(origin)),
+          headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=3600" },
+        }),
+      },
+      { profile: ["agent"] },
+    );
     expect(statusOf(result, "mcp.card")).toBe("pass");
     const message = messageOf(result, "mcp.card");
     expect(message).toMatch(
@@ -37,11 +32,13 @@ describe("mcp.card's message", () => {
   });
 
   it("says ETag/304 when the card's ETag is answered with 304", async () => {
-    site = await startStaticSite({
-      "/": page("<h1>Weather Service</h1>"),
-      "/.well-known/mcp/server-card.json": (origin) => ({ ...json(card(origin)), discovery: true }),
-    });
-    const result = await checkSite(site, { profile: ["agent"] });
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Weather Service</h1>"),
+        "/.well-known/mcp/server-card.json": (origin) => ({ ...json(card(origin)), discovery: true }),
+      },
+      { profile: ["agent"] },
+    );
     expect(statusOf(result, "mcp.card")).toBe("pass");
     expect(messageOf(result, "mcp.card")).toBe(
       "card com.example/weather 1.0.0 at 1 location(s), with CORS, caching and ETag/304",

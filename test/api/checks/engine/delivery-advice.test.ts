@@ -1,14 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { FixtureSite } from "../../../fixtures/sites/serve.ts";
-import { page, startStaticSite } from "../../../fixtures/sites/static-site.ts";
-import { checkSite, messageOf, statusOf } from "./_helpers.ts";
-
-let site: FixtureSite | undefined;
-afterEach(async () => {
-  await site?.close();
-  site = undefined;
-});
+import { page } from "../../../fixtures/sites/static-site.ts";
+import { checkStaticSite, messageOf, statusOf } from "./_helpers.ts";
 
 // The Swagger Petstore's description, cut to one operation, in the YAML its repository publishes.
 const PETSTORE_YAML = `openapi: 3.0.4
@@ -36,12 +29,14 @@ paths:
 
 describe("wk.delivery's advice", () => {
   it("asks a YAML description for a YAML OpenAPI media type, and names the caution beside a failing type", async () => {
-    site = await startStaticSite({
-      "/": page("<h1>Petstore</h1>"),
-      "/openapi.yaml": { type: "application/yaml", body: PETSTORE_YAML },
-      "/llms.txt": { type: "text/html; charset=utf-8", body: "# Petstore\n\n> Pets for sale.\n" },
-    });
-    const result = await checkSite(site, { profile: ["api"] });
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Petstore</h1>"),
+        "/openapi.yaml": { type: "application/yaml", body: PETSTORE_YAML },
+        "/llms.txt": { type: "text/html; charset=utf-8", body: "# Petstore\n\n> Pets for sale.\n" },
+      },
+      { profile: ["api"] },
+    );
     expect(statusOf(result, "wk.delivery")).toBe("fail");
     const message = messageOf(result, "wk.delivery");
     expect(message).toMatch(/^llms\.txt is served as text\/html/);
@@ -50,11 +45,13 @@ describe("wk.delivery's advice", () => {
   });
 
   it("advises the YAML media types to a YAML description served as JSON, never a JSON one", async () => {
-    site = await startStaticSite({
-      "/": page("<h1>Petstore</h1>"),
-      "/openapi.yaml": { type: "application/json", body: PETSTORE_YAML },
-    });
-    const result = await checkSite(site, { profile: ["api"] });
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Petstore</h1>"),
+        "/openapi.yaml": { type: "application/json", body: PETSTORE_YAML },
+      },
+      { profile: ["api"] },
+    );
     expect(statusOf(result, "wk.delivery")).toBe("fail");
     expect(messageOf(result, "wk.delivery")).toMatch(
       /^OpenAPI is served as application\/json, not application\/openapi\+yaml, application\/vnd\.oai\.openapi, application\/yaml or text\/yaml(;|$)/,
@@ -62,11 +59,13 @@ describe("wk.delivery's advice", () => {
   });
 
   it("advises the JSON media types to a JSON description served as YAML", async () => {
-    site = await startStaticSite({
-      "/": page("<h1>Petstore</h1>"),
-      "/openapi.json": { type: "text/yaml", body: JSON.stringify(parse(PETSTORE_YAML), null, 2) },
-    });
-    const result = await checkSite(site, { profile: ["api"] });
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Petstore</h1>"),
+        "/openapi.json": { type: "text/yaml", body: JSON.stringify(parse(PETSTORE_YAML), null, 2) },
+      },
+      { profile: ["api"] },
+    );
     expect(statusOf(result, "wk.delivery")).toBe("fail");
     expect(messageOf(result, "wk.delivery")).toMatch(
       /^OpenAPI is served as text\/yaml, not application\/openapi\+json, application\/vnd\.oai\.openapi\+json or application\/json(;|$)/,
@@ -76,27 +75,31 @@ describe("wk.delivery's advice", () => {
 
 describe("wk.delivery's passing message", () => {
   it("claims no CORS or ETag/304 for a site whose discovery documents are all text", async () => {
-    site = await startStaticSite({
-      "/": page("<h1>Petstore</h1>"),
-      "/robots.txt": { type: "text/plain", body: "User-agent: *\nAllow: /\n", discovery: true },
-      "/llms.txt": { type: "text/plain", body: "# Petstore\n\n> Pets for sale.\n", discovery: true },
-    });
-    const result = await checkSite(site, { profile: ["content"] });
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Petstore</h1>"),
+        "/robots.txt": { type: "text/plain", body: "User-agent: *\nAllow: /\n", discovery: true },
+        "/llms.txt": { type: "text/plain", body: "# Petstore\n\n> Pets for sale.\n", discovery: true },
+      },
+      { profile: ["content"] },
+    );
     expect(statusOf(result, "wk.delivery")).toBe("pass");
     expect(messageOf(result, "wk.delivery")).toBe("2 discovery documents with correct types and caching");
   });
 
   it("counts the JSON documents with an ETag apart from the few revalidated with 304", async () => {
     const json = (value: unknown) => ({ type: "application/json", body: JSON.stringify(value), discovery: true });
-    site = await startStaticSite({
-      "/": page("<h1>Petstore</h1>"),
-      "/robots.txt": { type: "text/plain", body: "User-agent: *\nAllow: /\n", discovery: true },
-      "/openapi.json": {
-        ...json(parse(PETSTORE_YAML)),
-        type: "application/openapi+json",
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Petstore</h1>"),
+        "/robots.txt": { type: "text/plain", body: "User-agent: *\nAllow: /\n", discovery: true },
+        "/openapi.json": {
+          ...json(parse(PETSTORE_YAML)),
+          type: "application/openapi+json",
+        },
       },
-    });
-    const result = await checkSite(site, { profile: ["api"] });
+      { profile: ["api"] },
+    );
     expect(statusOf(result, "wk.delivery")).toBe("pass");
     expect(messageOf(result, "wk.delivery")).toBe(
       "2 discovery documents with correct types and caching; 1 JSON document(s) with CORS and an ETag (1 revalidated: 304)",

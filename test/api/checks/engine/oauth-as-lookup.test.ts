@@ -1,14 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authorizationServer } from "../../../../api/checks/engine/suite/capabilities/auth.ts";
-import type { FixtureSite } from "../../../fixtures/sites/serve.ts";
-import { json, page, startStaticSite } from "../../../fixtures/sites/static-site.ts";
-import { checkSite, messageOf, statusOf } from "./_helpers.ts";
-
-let site: FixtureSite | undefined;
-afterEach(async () => {
-  await site?.close();
-  site = undefined;
-});
+import { json, page } from "../../../fixtures/sites/static-site.ts";
+import { checkStaticSite, messageOf, statusOf } from "./_helpers.ts";
 
 /** RFC 8414 §3's example metadata, for an issuer with a path (a tenant), as OpenID Connect discovery serves it. */
 const metadata = (issuer: string) => ({
@@ -21,16 +14,18 @@ const metadata = (issuer: string) => ({
 
 describe("oauth.as looks up what its catalogue row says, in that order", () => {
   it("asks RFC 8414's path-inserted URL first, then OpenID discovery under the issuer, for the issuer the resource names", async () => {
-    site = await startStaticSite({
-      "/": page("<h1>Pets API</h1>"),
-      "/.well-known/oauth-protected-resource": (origin) =>
-        json({ resource: origin, authorization_servers: [`${origin}/tenant`] }),
-      "/tenant/.well-known/openid-configuration": (origin) => json(metadata(`${origin}/tenant`)),
-      "/tenant/jwks.json": json({ keys: [] }),
-    });
-    const result = await checkSite(site, { profile: ["api"] });
+    const result = await checkStaticSite(
+      {
+        "/": page("<h1>Pets API</h1>"),
+        "/.well-known/oauth-protected-resource": (origin) =>
+          json({ resource: origin, authorization_servers: [`${origin}/tenant`] }),
+        "/tenant/.well-known/openid-configuration": (origin) => json(metadata(`${origin}/tenant`)),
+        "/tenant/jwks.json": json({ keys: [] }),
+      },
+      { profile: ["api"] },
+    );
     expect(statusOf(result, "oauth.as")).toBe("pass");
-    expect(messageOf(result, "oauth.as")).toBe(`issuer ${site.origin}/tenant with S256 PKCE`);
+    expect(messageOf(result, "oauth.as")).toBe(`issuer ${result.target.origin}/tenant with S256 PKCE`);
     const asked = (result.details.find((detail) => detail.id === "oauth.as")?.evidence ?? []).map(
       (entry) => new URL(entry.request.url).pathname,
     );

@@ -3,8 +3,8 @@ import { paidOperations } from "../../../../api/checks/engine/openapi/paid-opera
 import { openApiServers } from "../../../../api/checks/engine/openapi/servers.ts";
 import type { ReadinessResult } from "../../../../src/schemas/report.ts";
 import type { FixtureSite } from "../../../fixtures/sites/serve.ts";
-import { json, page, startStaticSite } from "../../../fixtures/sites/static-site.ts";
-import { checkSite, messageOf, statusOf } from "./_helpers.ts";
+import { json, page, type StaticDocument, startStaticSite } from "../../../fixtures/sites/static-site.ts";
+import { checkSite, checkStaticSite, messageOf, statusOf } from "./_helpers.ts";
 
 const CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 const ok = { description: "OK" };
@@ -37,14 +37,9 @@ function catalog(anchor: (origin: string) => string) {
   });
 }
 
-async function scan(documents: Parameters<typeof startStaticSite>[0]): Promise<ReadinessResult> {
-  const site: FixtureSite = await startStaticSite({ "/": page("<main><h1>API</h1></main>"), ...documents });
-  try {
-    return await checkSite(site);
-  } finally {
-    await site.close();
-  }
-}
+/** A site serving a home page and these documents, checked once. */
+const scan = (documents: Readonly<Record<string, StaticDocument>>): Promise<ReadinessResult> =>
+  checkStaticSite({ "/": page("<main><h1>API</h1></main>"), ...documents });
 
 describe("OpenAPI servers, resolved once for every check", () => {
   it("resolves a relative server against the document, takes variables' defaults, and reads no servers as /", () => {
