@@ -48,6 +48,8 @@ export interface MonitorBed {
   postForm(path: string, fields: Record<string, string>): Promise<Response>;
   /** Sends the outbox and answers the messages the SMTP server received since the last call. */
   deliver(): Promise<DeliveredMail[]>;
+  /** A new agent's token: a staff-issued monitor agent with `monitors:write`, or one registered over the API. */
+  agentToken(kind?: "watcher" | "unscoped"): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,14 @@ export async function startMonitorBed(
         html: mimePart(mail.raw, "text/html"),
         header: (name: string) => headerValue(mail.raw, name),
       }));
+    },
+    async agentToken(kind = "watcher") {
+      const identity = { agent_name: "Watcher", agent_type: "monitor", operator_type: "company" as const };
+      const registered =
+        kind === "watcher"
+          ? await t.services.agents.register(identity, "staff", ["monitors:write"])
+          : await t.services.agents.register(identity, "api");
+      return registered.token;
     },
     async close() {
       await new Promise((resolve) => server.close(resolve));

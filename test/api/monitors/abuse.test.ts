@@ -110,8 +110,7 @@ describe("one site spelled eight ways", () => {
   });
 
   it("is one monitor of https://example.com for an agent", async () => {
-    const identity = { agent_name: "Eight", agent_type: "monitor", operator_type: "company" as const };
-    const token = (await bed.t.services.agents.register(identity, "staff", ["monitors:write"])).token;
+    const token = await bed.agentToken();
     const answers: { status: number; monitor: AgentMonitor }[] = [];
     for (const domain of spellings) {
       const response = await bed.send("POST", "/api/v1/agents/monitors", { domain }, bearer(token));

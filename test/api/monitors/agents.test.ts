@@ -15,10 +15,9 @@ let plain: string;
 beforeAll(async () => {
   site = await startChangingSite("exemplary");
   bed = await startMonitorBed({ CHECKS_ALLOWED_TARGETS: "127.0.0.1", RATE_LIMITS: "monitors=100/60" });
-  const identity = { agent_name: "Watcher", agent_type: "monitor", operator_type: "company" as const };
-  watcher = (await bed.t.services.agents.register(identity, "staff", ["monitors:write"])).token;
-  other = (await bed.t.services.agents.register(identity, "staff", ["monitors:write"])).token;
-  plain = (await bed.t.services.agents.register(identity, "api")).token;
+  watcher = await bed.agentToken();
+  other = await bed.agentToken();
+  plain = await bed.agentToken("unscoped");
 });
 afterAll(async () => {
   await bed?.close();

@@ -12,7 +12,7 @@ import { type ChangingSite, type MonitorBed, startChangingSite, startMonitorBed 
 import { copyReport } from "../../helpers/reports.ts";
 import { validateAgainstPublishedSchema } from "../../helpers/site.ts";
 
-// "Watch this site" from every report (issue 31): the report says how, and following it creates the monitor.
+// "Watch this site" from every report: the report says how, and following it creates the monitor.
 let bed: MonitorBed;
 let site: ChangingSite;
 let token: string;
@@ -21,9 +21,8 @@ let other: string;
 beforeAll(async () => {
   site = await startChangingSite("exemplary");
   bed = await startMonitorBed({ CHECKS_ALLOWED_TARGETS: "127.0.0.1", RATE_LIMITS: "monitors=100/60" });
-  const identity = { agent_name: "Watcher", agent_type: "monitor", operator_type: "company" as const };
-  token = (await bed.t.services.agents.register(identity, "staff", ["monitors:write"])).token;
-  other = (await bed.t.services.agents.register(identity, "staff", ["monitors:write"])).token;
+  token = await bed.agentToken();
+  other = await bed.agentToken();
 });
 afterAll(async () => {
   await bed?.close();
